@@ -1,0 +1,26 @@
+"""acpt-estimator: Azure ML v1 PyTorch estimator code, run unchanged on Azure ML v2 (ACPT) or locally."""
+
+from .data import DataPath, DataReference, Datastore, DatasetConsumptionConfig, FileDataset
+from .distribution import Gloo, Mpi, MpiConfiguration, Nccl, PyTorchConfiguration
+from .environment import CondaDependencies, Environment
+from .estimator import Estimator, PyTorch
+from .exceptions import (ActivityFailedException, ComputeTargetException, TrainingException,
+                         UserErrorException)
+from .spec import JobSpec
+
+__version__ = "0.1.0"
+
+
+def to_v2_job(config, **kwargs):
+    """The ``azure.ai.ml`` job an estimator (or ScriptRunConfig) becomes; imports azure-ai-ml on first use."""
+    from .backends.azureml.translate import to_v2_job as _to_v2_job
+
+    return _to_v2_job(config, **kwargs)
+
+
+__all__ = sorted([
+    "ActivityFailedException", "ComputeTargetException", "CondaDependencies", "DataPath", "DataReference",
+    "DatasetConsumptionConfig", "Datastore", "Environment", "Estimator", "FileDataset", "Gloo", "JobSpec", "Mpi",
+    "MpiConfiguration", "Nccl", "PyTorch", "PyTorchConfiguration", "TrainingException", "UserErrorException",
+    "to_v2_job",
+])

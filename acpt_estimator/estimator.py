@@ -1,0 +1,295 @@
+"""The v1 ``Estimator`` and ``PyTorch`` estimators: v1 parameters and validation, ``to_job_spec()``."""
+
+from __future__ import annotations
+
+import copy
+import logging
+import os
+
+from . import distribution as dist
+from .arguments import build_arguments
+from .data import DataPath
+from .environment import Environment
+from .environments import EnvironmentRequest, resolve, usable_versions
+from .exceptions import ComputeTargetException, TrainingException, UserErrorException
+from .spec import ComputeSpec, JobSpec
+
+logger = logging.getLogger(__name__)
+
+_OVERRIDABLE = ("script_params", "inputs", "source_directory_data_store")
+_VM_PRIORITIES = ("dedicated", "lowpriority")
+
+
+class _EstimatorBase:
+    """Shared by ``Estimator`` and ``PyTorch``: stores v1 parameters, validates like v1, builds a JobSpec."""
+
+    FRAMEWORK_NAME = "Estimator"
+    _SUPPORTED_BACKENDS = ["mpi"]
+    _installs_torch = False
+
+    def _init(self, source_directory, params: dict, framework_version=None):
+        self.source_directory = source_directory or "."
+        p = {k: _copied(v) for k, v in params.items()}  # never mutate the caller's lists and dicts
+        self._params = p
+        self._validate(p)
+        self.framework_version = framework_version
+        self._pip_requirements = self._read_pip_requirements(p)
+        self._conda_file_text = self._read_conda_file(p)
+        self._check_resume_from(p["resume_from"])
+        # Build the pieces once so that bad inputs fail here, at construction, as in v1.
+        self._tokens, self._inputs, self._outputs = self._arguments(p["script_params"], p["inputs"])
+        self._environment = resolve(self._environment_request(framework_version))
+        self._distribution = dist.normalise(
+            node_count=p["node_count"], process_count_per_node=p["process_count_per_node"],
+            distributed_backend=p["distributed_backend"], distributed_training=p["distributed_training"])
+
+    # ---- v1 validation, in v1's order (spec/v1-api.md §1.2) -------------------------------------------
+    def _validate(self, p: dict) -> None:
+        image = p["custom_docker_image"] or p["custom_docker_base_image"]
+        if not p["use_docker"] and image:
+            raise TrainingException(
+                "If use_docker parameter is set to false, custom_docker_image or custom_docker_base_image parameter "
+                f"is not allowed. Got use_docker=False with custom_docker_image={image!r}; drop one of them.")
+        if p["environment_definition"] is not None:
+            self._check_environment_definition_alone(p)
+        conda_file = p["conda_dependencies_file"] or p["conda_dependencies_file_path"]
+        if conda_file and (p["pip_packages"] or p["pip_requirements_file"] or p["pip_requirements_file_path"]
+                           or p["conda_packages"]):
+            raise TrainingException(
+                "If conda_dependencies_file parameter is specified, the following parameters cannot be specified: "
+                f"pip_packages, pip_requirements_file, conda_packages. Got conda_dependencies_file={conda_file!r}; "
+                "put those packages into the conda file instead.")
+        dist.check_counts(p["node_count"], p["process_count_per_node"])
+        dist.check_backend(p["distributed_backend"], p["distributed_training"], self._SUPPORTED_BACKENDS,
+                           self.FRAMEWORK_NAME)
+        if p["user_managed"] and (p["conda_packages"] or p["pip_packages"] or conda_file
+                                  or p["pip_requirements_file"] or p["pip_requirements_file_path"]):
+            raise UserErrorException(
+                "If user_managed is True, then conda_packages, conda_dependencies_file, pip_packages or "
+                "pip_requirements_file cannot be specified. Got user_managed=True; either drop the packages "
+                "or set user_managed=False.")
+        if p["distributed_backend"] is None and p["distributed_training"] is None and (
+                p["node_count"] > 1 or p["process_count_per_node"] > 1):
+            dist.normalise(node_count=p["node_count"], process_count_per_node=p["process_count_per_node"],
+                           distributed_backend=None, distributed_training=None)
+        target = p["compute_target"]
+        if getattr(target, "type", None) == "HDInsight":
+            raise ComputeTargetException(
+                f"Unsupported compute target type. Type={target.type}. compute_target={getattr(target, 'name', target)!r} "
+                "cannot run training jobs; use an AmlCompute cluster name or vm_size= for serverless compute.")
+        # v1 rules 10-11 refused compute names for distributed jobs; v2 runs them, so they are not checked.
+        if p["custom_docker_image"] and p["custom_docker_base_image"]:
+            raise TrainingException(
+                "'custom_docker_base_image' parameter will be deprecated. Please use 'custom_docker_image' only. "
+                "Both were given; keep custom_docker_image.")
+        if p["vm_priority"] is not None and p["vm_priority"] not in _VM_PRIORITIES:
+            raise TrainingException(
+                f"vm_priority={p['vm_priority']!r} is not supported; use one of {list(_VM_PRIORITIES)}.")
+        if p["max_run_duration_seconds"] is not None and (
+                not isinstance(p["max_run_duration_seconds"], int) or p["max_run_duration_seconds"] < 1):
+            raise TrainingException(
+                f"max_run_duration_seconds={p['max_run_duration_seconds']!r} must be a whole number of seconds >= 1.")
+
+    def _check_environment_definition_alone(self, p: dict) -> None:
+        alias = {"pip_requirements_file": "pip_requirements_file_path",
+                 "conda_dependencies_file": "conda_dependencies_file_path"}
+        names = ["pip_packages", "pip_requirements_file", "conda_packages", "conda_dependencies_file",
+                 "custom_docker_image", "image_registry_details", "use_gpu", "user_managed", "shm_size"]
+        given = [n for n in names + ["environment_variables"] if p.get(n)]
+        given += [alias[n] for n in alias if p.get(alias[n])]
+        if given:
+            listed = [alias[n] if p.get(alias.get(n, "")) else n for n in names]
+            raise TrainingException(
+                "If environment_definition parameter is specified, the following parameters cannot be specified: "
+                f"{', '.join(listed)}. Got environment_definition together with {given}; move those settings "
+                "into the Environment object.")
+
+    def _read_user_file(self, relative: str | None, what: str) -> str | None:
+        if not relative:
+            return None
+        path = os.path.join(self.source_directory, relative)
+        if not os.path.isfile(path):
+            raise UserErrorException(
+                f"{path} path doesn't exist. The {what} file should be inside the project folder. "
+                f"Put {os.path.basename(relative)} under source_directory={self.source_directory!r} and pass its "
+                "path relative to it.")
+        with open(path, encoding="utf-8") as handle:
+            return handle.read()
+
+    def _read_pip_requirements(self, p: dict) -> tuple:
+        text = self._read_user_file(p["pip_requirements_file"] or p["pip_requirements_file_path"], "pip requirements")
+        if text is None:
+            return ()
+        return tuple(ln.strip() for ln in text.splitlines() if ln.strip() and not ln.strip().startswith("#"))
+
+    def _read_conda_file(self, p: dict) -> str | None:
+        return self._read_user_file(p["conda_dependencies_file"] or p["conda_dependencies_file_path"], "conda dependencies")
+
+    @staticmethod
+    def _check_resume_from(resume_from) -> None:
+        if resume_from is not None and not isinstance(resume_from, DataPath):
+            raise UserErrorException(
+                f"resume_from parameter should be of type DataPath. Found {type(resume_from)}. "
+                "Pass DataPath(datastore, 'path/to/checkpoints').")
+
+    def _arguments(self, script_params, inputs):
+        extra = []
+        resume_from = self._params["resume_from"]
+        if resume_from is not None:
+            ref = resume_from.create_data_reference("MODEL_LOCATION")
+            extra = ["--resume-from", ref]
+        store = self._params["source_directory_data_store"]
+        return build_arguments(script_params, list(inputs or []) + ([store] if store is not None else []), extra)
+
+    def _environment_request(self, framework_version) -> EnvironmentRequest:
+        p = self._params
+        if p["custom_docker_base_image"] and not p["custom_docker_image"]:
+            logger.warning("'custom_docker_base_image' parameter will be deprecated. Please use 'custom_docker_image' instead.")
+        env_def = p["environment_definition"]
+        if env_def is not None and not isinstance(env_def, Environment):
+            raise UserErrorException(
+                f"environment_definition={env_def!r} must be an azureml.core.Environment.")
+        return EnvironmentRequest(
+            framework_version=framework_version if self._installs_torch else None,
+            use_gpu=bool(p["use_gpu"]),
+            custom_docker_image=p["custom_docker_image"] or p["custom_docker_base_image"],
+            user_managed=bool(p["user_managed"]),
+            conda_packages=tuple(p["conda_packages"] or ()),
+            pip_packages=tuple(p["pip_packages"] or ()),
+            pip_requirements=self._pip_requirements,
+            conda_file_text=self._conda_file_text,
+            environment_definition=env_def)
+
+    # ---- the public surface -------------------------------------------------------------------------
+    @property
+    def run_config(self):
+        """v1 exposed a RunConfiguration; here the job spec plays that role."""
+        return self.to_job_spec()
+
+    @property
+    def conda_dependencies(self):
+        from .environment import CondaDependencies
+
+        return CondaDependencies.create(pip_packages=self._params["pip_packages"],
+                                        conda_packages=self._params["conda_packages"])
+
+    def to_job_spec(self, *, experiment_name=None, tags=None, **overrides) -> JobSpec:
+        """The backend-neutral job; ``overrides`` are v1's per-submit script_params/inputs/data store."""
+        unknown = sorted(set(overrides) - set(_OVERRIDABLE))
+        if unknown:
+            raise TrainingException(
+                f"{unknown} parameters cannot be overridden. Allowed parameters are: script_params, inputs and "
+                "source_directory_data_store.")
+        p = self._params
+        tokens, inputs, outputs = self._tokens, self._inputs, self._outputs
+        if overrides:
+            saved = dict(p)
+            p.update({k: _copied(v) for k, v in overrides.items()})
+            try:
+                tokens, inputs, outputs = self._arguments(p["script_params"], p["inputs"])
+            finally:
+                self._params = saved
+        entry = p["entry_script"]
+        if not entry:
+            raise TrainingException(
+                "entry_script is required to run a job. Pass entry_script='train.py' (relative to source_directory).")
+        target = p["compute_target"]
+        target_name = target if isinstance(target, str) or target is None else getattr(target, "name", str(target))
+        env_vars = {k: str(v) for k, v in (p["environment_variables"] or {}).items()}
+        env_vars.update(self._framework_environment_variables())
+        return JobSpec(
+            source_directory=os.path.abspath(self.source_directory),
+            entry_script=entry,
+            arguments=tokens,
+            inputs=inputs,
+            outputs=outputs,
+            environment_variables=env_vars,
+            distribution=self._distribution,
+            environment=self._environment,
+            compute=ComputeSpec(target=target_name, vm_size=p["vm_size"], vm_priority=p["vm_priority"]),
+            max_run_duration_seconds=p["max_run_duration_seconds"],
+            shm_size=p["shm_size"] or (self._environment_definition_shm()),
+            experiment_name=experiment_name,
+            display_name=None,
+            tags=dict(tags or {}),
+        )
+
+    def _environment_definition_shm(self):
+        env_def = self._params["environment_definition"]
+        return env_def.docker.shm_size if env_def is not None else None
+
+    def _framework_environment_variables(self) -> dict:
+        env_def = self._params["environment_definition"]
+        return dict(env_def.environment_variables) if env_def is not None else {}
+
+    def __repr__(self) -> str:
+        return (f"{type(self).__name__}(source_directory={self.source_directory!r}, "
+                f"entry_script={self._params['entry_script']!r}, compute_target={self._params['compute_target']!r})")
+
+
+def _copied(value):
+    if isinstance(value, (list, dict, tuple, set)):
+        return copy.copy(value) if not isinstance(value, dict) else dict(value)
+    return value
+
+
+def _estimator_params(**kwargs) -> dict:
+    return kwargs
+
+
+class Estimator(_EstimatorBase):
+    """v1 ``azureml.train.estimator.Estimator``: any script, any image, MPI distribution only."""
+
+    def __init__(self, source_directory, *, compute_target=None, vm_size=None, vm_priority=None, entry_script=None,
+                 script_params=None, node_count=1, process_count_per_node=1, distributed_backend=None,
+                 distributed_training=None, use_gpu=False, use_docker=True, custom_docker_base_image=None,
+                 custom_docker_image=None, image_registry_details=None, user_managed=False, conda_packages=None,
+                 pip_packages=None, conda_dependencies_file_path=None, pip_requirements_file_path=None,
+                 conda_dependencies_file=None, pip_requirements_file=None, environment_variables=None,
+                 environment_definition=None, inputs=None, source_directory_data_store=None, shm_size=None,
+                 resume_from=None, max_run_duration_seconds=None, _disable_validation=True,
+                 _show_lint_warnings=False, _show_package_warnings=False):
+        params = dict(locals())
+        for name in ("self", "source_directory", "__class__", "_disable_validation", "_show_lint_warnings",
+                     "_show_package_warnings"):
+            params.pop(name, None)
+        self._init(source_directory, params)
+
+
+class PyTorch(_EstimatorBase):
+    """v1 ``azureml.train.dnn.PyTorch``, running on ACPT (Azure Container for PyTorch) environments."""
+
+    FRAMEWORK_NAME = "PyTorch"
+    DEFAULT_VERSION = None  # the newest ACPT environment; v1's '1.4' is mapped forward with a warning
+    _SUPPORTED_BACKENDS = ["mpi", "gloo", "nccl"]
+    _installs_torch = True
+
+    def __init__(self, source_directory, *, compute_target=None, vm_size=None, vm_priority=None, entry_script=None,
+                 script_params=None, node_count=1, process_count_per_node=1, distributed_backend=None,
+                 distributed_training=None, use_gpu=False, use_docker=True, custom_docker_base_image=None,
+                 custom_docker_image=None, image_registry_details=None, user_managed=False, conda_packages=None,
+                 pip_packages=None, conda_dependencies_file_path=None, pip_requirements_file_path=None,
+                 conda_dependencies_file=None, pip_requirements_file=None, environment_variables=None,
+                 environment_definition=None, inputs=None, source_directory_data_store=None, shm_size=None,
+                 resume_from=None, max_run_duration_seconds=None, framework_version=None,
+                 _enable_optimized_mode=False, _disable_validation=True, _show_lint_warnings=False,
+                 _show_package_warnings=False):
+        params = dict(locals())
+        for name in ("self", "source_directory", "__class__", "framework_version", "_enable_optimized_mode",
+                     "_disable_validation", "_show_lint_warnings", "_show_package_warnings"):
+            params.pop(name, None)
+        if _enable_optimized_mode:
+            raise TrainingException(
+                "Optimized mode is not supported: _enable_optimized_mode=True relied on v1 prebuilt images. "
+                "Drop the argument; ACPT images are already optimised.")
+        logger.info("'PyTorch' estimator is deprecated in azureml v1; acpt-estimator runs it on ACPT environments.")
+        self._init(source_directory, params, framework_version)
+
+    @staticmethod
+    def get_supported_versions() -> list:
+        return usable_versions()
+
+    def _framework_environment_variables(self) -> dict:
+        variables = {"NCCL_TREE_THRESHOLD": "0"}
+        variables.update(super()._framework_environment_variables())
+        return variables
