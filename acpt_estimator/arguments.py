@@ -141,3 +141,12 @@ def build_arguments(script_params, inputs=None, extra_items=()):
                 "DatasetConsumptionConfig objects (e.g. ds.as_mount(), dataset.as_named_input('x').as_mount()).")
         builder.add_data(item)
     return tuple(builder.tokens), tuple(builder.inputs.values()), tuple(builder.outputs.values())
+
+
+# $VAR and ${VAR} inside literal arguments are expanded by the job (v1: by the job's shell).
+VAR_REFERENCE = re.compile(r"\$(?:\{(?P<braced>[A-Za-z_][A-Za-z0-9_]*)\}|(?P<bare>[A-Za-z_][A-Za-z0-9_]*))")
+
+
+def expand_vars(text: str, environ: Mapping[str, str]) -> str:
+    """What bash makes of "$VAR"/"${VAR}" in ``text``: unset variables become empty, nothing else changes."""
+    return VAR_REFERENCE.sub(lambda m: environ.get(m["braced"] or m["bare"], ""), text)
