@@ -29,6 +29,11 @@ def local_mode() -> bool:
     return forced_target() == "local"
 
 
+def offline_mode() -> bool:
+    """True when nothing may reach Azure: local runs forced, or submissions captured by ``convert``."""
+    return local_mode() or capture_dir() is not None
+
+
 def capture_dir() -> str | None:
     """Set by ``acpt-estimator convert``: submissions are written as v2 YAML instead of sent."""
     return os.environ.get(CAPTURE_VAR) or None

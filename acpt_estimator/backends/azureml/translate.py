@@ -1,0 +1,160 @@
+"""JobSpec -> ``azure.ai.ml`` Command (validated by the SDK itself); imports azure-ai-ml lazily."""
+
+from __future__ import annotations
+
+import logging
+import os
+import tempfile
+
+import yaml
+
+from ...exceptions import TrainingException, UserErrorException
+from ...spec import EnvironmentSpec, JobSpec
+from .command_line import render_command
+
+logger = logging.getLogger(__name__)
+
+_INPUT_MODES = {"mount": "ro_mount", "download": "download", "direct": "direct"}
+_CONTEXT_ROOT_VAR = "ACPT_ESTIMATOR_ENV_CONTEXT_DIR"
+
+
+def _azure_ml():
+    try:
+        import azure.ai.ml as ml
+    except ImportError:
+        raise UserErrorException(
+            "azure-ai-ml is not installed; cloud jobs need it. Install it with: pip install 'acpt-estimator[azure]'"
+        ) from None
+    # Noise for our users: "This is an experimental class" for several schemas, and a warning that an inline
+    # environment's name is not used (v2 registers inline environments anonymously, keyed by content).
+    logging.getLogger("azure.ai.ml._utils._experimental").setLevel(logging.ERROR)
+    logging.getLogger("azure.ai.ml._schema.assets.environment").setLevel(logging.ERROR)
+    return ml
+
+
+def environment_for(env: EnvironmentSpec, context_root: str | None = None):
+    """A curated/registered reference string, or an ``Environment`` entity (image+conda or Dockerfile build)."""
+    if env.kind == "curated":
+        suffix = f":{env.version}" if env.version else f"@{env.label or 'latest'}"
+        return f"azureml:{env.name}{suffix}"
+    if env.kind == "registered":
+        # 'azureml:name@latest' hits an SDK 1.35 lookup bug; 'name@latest' resolves correctly.
+        return f"azureml:{env.name}:{env.version}" if env.version else f"{env.name}@{env.label or 'latest'}"
+    from azure.ai.ml.entities import BuildContext, Environment
+
+    if env.kind == "image":
+        conda = yaml.safe_load(env.conda_file) if env.conda_file else None
+        return Environment(name=env.name, version=env.version, image=env.image, conda_file=conda,
+                           description=env.description or None)
+    if env.kind == "build":
+        path = write_build_context(env, context_root)
+        return Environment(name=env.name, version=env.version, build=BuildContext(path=path, dockerfile_path="Dockerfile"),
+                           description=env.description or None)
+    raise TrainingException(f"Unknown environment kind {env.kind!r}.")
+
+
+def write_build_context(env: EnvironmentSpec, context_root: str | None = None) -> str:
+    """Materialise the Dockerfile and its files under ``<root>/<name>-<version>`` (content-addressed, idempotent)."""
+    root = context_root or os.environ.get(_CONTEXT_ROOT_VAR) or os.path.join(
+        tempfile.gettempdir(), "acpt-estimator-environments")
+    folder = os.path.join(root, f"{env.name}-{env.version}")
+    os.makedirs(folder, exist_ok=True)
+    for rel, text in (("Dockerfile", env.dockerfile),) + tuple(env.context_files):
+        target = os.path.join(folder, rel)
+        if not os.path.isfile(target) or open(target, encoding="utf-8").read() != text:
+            with open(target, "w", encoding="utf-8") as handle:
+                handle.write(text)
+    return folder
+
+
+def _inputs(spec: JobSpec) -> dict:
+    from azure.ai.ml import Input
+
+    return {item.name: Input(type=item.uri_type, path=item.uri, mode=_INPUT_MODES[item.mode]) for item in spec.inputs}
+
+
+def _outputs(spec: JobSpec) -> dict:
+    from azure.ai.ml import Output
+
+    return {item.name: Output(type="uri_folder", path=item.uri, mode="upload") for item in spec.outputs}
+
+
+def _distribution(spec: JobSpec):
+    from azure.ai.ml import MpiDistribution, PyTorchDistribution
+
+    d = spec.distribution
+    if d.kind == "mpi":
+        return MpiDistribution(process_count_per_instance=d.process_count_per_node)
+    if d.kind == "pytorch":
+        return PyTorchDistribution(process_count_per_instance=d.process_count_per_node)
+    return None
+
+
+def _compute(spec: JobSpec) -> dict:
+    c = spec.compute
+    args = {}
+    if c.is_local:
+        logger.warning("compute_target='local' has no v2 equivalent (v2 local jobs need Docker); the v2 job runs on "
+                       "serverless compute. Set a cluster name with compute_target='<cluster>' to choose one.")
+    elif c.target:
+        args["compute"] = c.target
+    if c.vm_size:
+        args["instance_type"] = c.vm_size
+    if c.vm_priority == "lowpriority":
+        args["job_tier"] = "spot"
+    return args
+
+
+def to_command(spec: JobSpec, *, context_root: str | None = None, validate: bool = True):
+    """Build the v2 ``Command`` for a JobSpec and run both of the SDK's own validations on it."""
+    ml = _azure_ml()
+    if spec.distribution.kind not in ("none", "mpi", "pytorch"):
+        raise TrainingException(f"Distribution {spec.distribution.kind!r} cannot be translated to a v2 job.")
+    variables = {"AZUREML_OUTPUT_DIRECTORY": "./outputs"}
+    variables.update(spec.environment_variables)
+    node = ml.command(
+        code=spec.source_directory,
+        command=render_command(spec),
+        inputs=_inputs(spec) or None,
+        outputs=_outputs(spec) or None,
+        environment=environment_for(spec.environment, context_root),
+        environment_variables=variables,
+        distribution=_distribution(spec),
+        instance_count=spec.distribution.node_count,
+        shm_size=spec.shm_size,
+        timeout=spec.max_run_duration_seconds,
+        experiment_name=spec.experiment_name,
+        display_name=spec.display_name,
+        tags=dict(spec.tags) or None,
+        **_compute(spec),
+    )
+    if validate:
+        validate_command(node)
+    return node
+
+
+def validate_command(node) -> None:
+    """The node check and the job check catch different mistakes (undeclared ${{inputs.x}} only in the latter)."""
+    result = node._validate()
+    if not result.passed:
+        raise TrainingException(f"The translated v2 job is invalid: {result.error_messages}")
+    try:
+        node._to_job()._validate()
+    except Exception as err:  # the SDK raises its own ValidationException subclasses
+        raise TrainingException(f"The translated v2 job is invalid: {err}") from None
+
+
+def to_v2_job(config, *, experiment_name=None, tags=None, context_root=None, **overrides):
+    """The standalone v2 ``CommandJob`` (or ``SweepJob``) for an estimator, ScriptRunConfig or HyperDriveConfig."""
+    if hasattr(config, "_to_v2_job"):
+        return config._to_v2_job(experiment_name=experiment_name, tags=tags, context_root=context_root)
+    spec = config.to_job_spec(experiment_name=experiment_name, tags=tags, **overrides)
+    return to_command(spec, context_root=context_root)._to_job()
+
+
+def job_to_yaml(job) -> str:
+    """YAML accepted by ``az ml job create --file`` and ``azure.ai.ml.load_job``."""
+    import json
+
+    data = json.loads(json.dumps(job._to_dict()))
+    return yaml.safe_dump(data, sort_keys=False)
