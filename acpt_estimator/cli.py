@@ -45,11 +45,11 @@ def build_parser() -> argparse.ArgumentParser:
     convert = sub.add_parser("convert", help="run a v1 driver with every Experiment.submit written as v2 YAML")
     convert.add_argument("driver", help="the unchanged v1 driver script")
     convert.add_argument("--out", required=True, help="folder for the v2 YAML files and environment contexts")
-    convert.add_argument("driver_args", nargs=argparse.REMAINDER, help="arguments for the driver (after --)")
+    convert.add_argument("driver_args", nargs="*", help="arguments for the driver, after --")
     convert.set_defaults(func=cmd_convert)
     run = sub.add_parser("run", help="run a v1 driver with every submission forced onto this machine")
     run.add_argument("driver")
-    run.add_argument("driver_args", nargs=argparse.REMAINDER)
+    run.add_argument("driver_args", nargs="*", help="arguments for the driver, after --")
     run.set_defaults(func=cmd_run)
     return parser
 
