@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Create .venv/ (if missing) with the package and its dev/test dependencies; re-runs only when setup inputs change.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PY=${PYTHON:-python3}
+[ -x .venv/bin/python ] || "$PY" -m venv .venv
+stamp=.venv/.acpt-setup-stamp
+want=$(cat setup.cfg pyproject.toml constraints.txt scripts/setup.sh | sha256sum | cut -d' ' -f1)
+if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
+  pip() { .venv/bin/python -m pip --disable-pip-version-check -q "$@"; }
+  # constraints.txt pins torch==2.13.0 (the local CPU build); every install that could pull torch passes it.
+  pip install -c constraints.txt --upgrade "pip>=24"   # pip 23.2's resolver fails on azure-ai-ml's tree
+  pip install -c constraints.txt "torch==2.13.0" wheel
+  pip install -c constraints.txt -e ".[azure,local,onnx,test]"
+  echo "$want" > "$stamp"
+fi
