@@ -9,6 +9,8 @@ from .exceptions import (ActivityFailedException, ComputeTargetException, Traini
 from .spec import JobSpec
 
 __version__ = "0.1.0"
+# azureml.core.VERSION: what v1 drivers print as the SDK version.
+VERSION = __version__
 
 
 def to_v2_job(config, **kwargs):
@@ -22,5 +24,5 @@ __all__ = sorted([
     "ActivityFailedException", "ComputeTargetException", "CondaDependencies", "DataPath", "DataReference",
     "DatasetConsumptionConfig", "Datastore", "Environment", "Estimator", "FileDataset", "Gloo", "JobSpec", "Mpi",
     "MpiConfiguration", "Nccl", "PyTorch", "PyTorchConfiguration", "TrainingException", "UserErrorException",
-    "to_v2_job",
+    "to_v2_job", "VERSION",
 ])

@@ -1,0 +1,2 @@
+"""Shim for ``azureml.core.compute``."""
+from acpt_estimator.compute import AmlCompute, ComputeTarget  # noqa: F401

@@ -1,0 +1,2 @@
+"""Shim for ``azureml.core.conda_dependencies``."""
+from acpt_estimator.environment import CondaDependencies  # noqa: F401

@@ -1,0 +1,2 @@
+"""Shim for ``azureml.core.datastore``."""
+from acpt_estimator.data import Datastore  # noqa: F401

@@ -1,0 +1,2 @@
+"""Shim for ``azureml.core.experiment``."""
+from acpt_estimator.experiment import Experiment  # noqa: F401

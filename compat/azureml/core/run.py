@@ -1,0 +1,2 @@
+"""Shim for ``azureml.core.run``: ``Run.get_context()`` inside jobs."""
+from acpt_estimator.run import Run  # noqa: F401

@@ -1,0 +1,2 @@
+"""Shim for ``azureml.core.script_run_config``."""
+from acpt_estimator.script_run_config import ScriptRunConfig  # noqa: F401

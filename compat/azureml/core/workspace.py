@@ -1,0 +1,2 @@
+"""Shim for ``azureml.core.workspace``."""
+from acpt_estimator.workspace import Workspace  # noqa: F401

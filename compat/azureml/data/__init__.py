@@ -1,0 +1,2 @@
+"""Shim for ``azureml.data``."""
+from acpt_estimator.data import DataReference, FileDataset  # noqa: F401

@@ -1,0 +1,2 @@
+"""Shim for ``azureml.data.data_reference``."""
+from acpt_estimator.data import DataReference  # noqa: F401

@@ -1,0 +1,1 @@
+"""Shim for ``azureml.train``."""

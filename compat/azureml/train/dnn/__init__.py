@@ -1,0 +1,3 @@
+"""Shim for ``azureml.train.dnn``."""
+from acpt_estimator.distribution import Gloo, Mpi, Nccl  # noqa: F401
+from acpt_estimator.estimator import PyTorch  # noqa: F401

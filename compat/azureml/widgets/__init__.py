@@ -1,0 +1,2 @@
+"""Shim for ``azureml.widgets``."""
+from acpt_estimator.widgets import RunDetails  # noqa: F401
