@@ -166,7 +166,7 @@ class FileDataset:
     def uri(self) -> str:
         """The v2 URI: the registered asset if registered, else the datastore folder the globs live in."""
         if self.name:
-            return f"azureml:{self.name}:{self.version or '1'}"
+            return f"azureml:{self.name}:{self.version}" if self.version else f"azureml:{self.name}@latest"
         if len(self.paths) != 1:
             raise UserErrorException(
                 f"A dataset made of {len(self.paths)} paths cannot be one v2 input. Register it first "

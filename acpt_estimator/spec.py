@@ -33,7 +33,14 @@ class OutputRef:
     name: str
 
 
-ArgToken = Union[Literal, InputRef, OutputRef]
+@attrs.frozen
+class SearchRef:
+    """An argv token that becomes a HyperDrive trial's sampled value of parameter ``name``."""
+
+    name: str
+
+
+ArgToken = Union[Literal, InputRef, OutputRef, SearchRef]
 
 
 @attrs.frozen

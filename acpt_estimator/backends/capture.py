@@ -17,11 +17,22 @@ _written: list[str] = []
 
 def submit(spec, experiment) -> "CapturedRun":
     """Translate, validate and write ``<n>-<experiment>.yml`` (plus any environment build context)."""
-    from .azureml.translate import job_to_yaml, to_command
+    from .azureml.translate import to_command
+
+    job = to_command(spec, context_root=environments_dir())._to_job()
+    return write_job(job, spec, experiment)
+
+
+def environments_dir() -> str:
+    return os.path.join(os.path.abspath(capture_dir()), "environments")
+
+
+def write_job(job, spec, experiment) -> "CapturedRun":
+    """Write an already translated v2 job (command or sweep) as YAML next to the others."""
+    from .azureml.translate import job_to_yaml
 
     out_dir = os.path.abspath(capture_dir())
     os.makedirs(out_dir, exist_ok=True)
-    job = to_command(spec, context_root=os.path.join(out_dir, "environments"))._to_job()
     data = yaml.safe_load(job_to_yaml(job))
     _make_paths_relative(data, out_dir)
     index = len([n for n in os.listdir(out_dir) if n.endswith(".yml")]) + 1
@@ -37,6 +48,8 @@ def submit(spec, experiment) -> "CapturedRun":
 
 def _make_paths_relative(data: dict, out_dir: str) -> None:
     """load_job resolves paths against the YAML's folder, so relative paths keep the export movable."""
+    if isinstance(data.get("trial"), dict):  # sweep jobs keep code and environment in the trial
+        _make_paths_relative(data["trial"], out_dir)
     if isinstance(data.get("code"), str) and os.path.isabs(data["code"]):
         data["code"] = os.path.relpath(data["code"], out_dir)
     build = (data.get("environment") or {}).get("build") if isinstance(data.get("environment"), dict) else None

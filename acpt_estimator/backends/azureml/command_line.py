@@ -6,7 +6,7 @@ import re
 import shlex
 
 from ...arguments import VAR_REFERENCE
-from ...spec import InputRef, JobSpec, Literal, OutputRef
+from ...spec import InputRef, JobSpec, Literal, OutputRef, SearchRef
 
 # Variables v1 runtimes exported and old scripts still read; v2 provides their ingredients under new names.
 V1_ERA_PREAMBLE = (
@@ -48,6 +48,9 @@ def render_token(token) -> str:
         return "${{inputs.%s}}" % token.name
     if isinstance(token, OutputRef):
         return "${{outputs.%s}}" % token.name
+    if isinstance(token, SearchRef):
+        # A literal job input; .sweep() rewrites it to ${{search_space.<name>}} in the trial command.
+        return "${{inputs.%s}}" % token.name
     raise TypeError(f"unknown argument token {token!r}")
 
 

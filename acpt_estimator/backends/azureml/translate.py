@@ -105,8 +105,11 @@ def _compute(spec: JobSpec) -> dict:
     return args
 
 
-def to_command(spec: JobSpec, *, context_root: str | None = None, validate: bool = True):
-    """Build the v2 ``Command`` for a JobSpec and run both of the SDK's own validations on it."""
+def to_command(spec: JobSpec, *, context_root: str | None = None, validate: bool = True, literal_inputs=None):
+    """Build the v2 ``Command`` for a JobSpec and run both of the SDK's own validations on it.
+
+    ``literal_inputs`` (name -> default) declares the inputs that HyperDrive's SearchRef tokens reference.
+    """
     ml = _azure_ml()
     if spec.distribution.kind not in ("none", "mpi", "pytorch"):
         raise TrainingException(f"Distribution {spec.distribution.kind!r} cannot be translated to a v2 job.")
@@ -115,7 +118,7 @@ def to_command(spec: JobSpec, *, context_root: str | None = None, validate: bool
     node = ml.command(
         code=spec.source_directory,
         command=render_command(spec),
-        inputs=_inputs(spec) or None,
+        inputs={**_inputs(spec), **dict(literal_inputs or {})} or None,
         outputs=_outputs(spec) or None,
         environment=environment_for(spec.environment, context_root),
         environment_variables=variables,

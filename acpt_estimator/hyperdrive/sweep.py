@@ -1,0 +1,91 @@
+"""HyperDriveConfig -> ``azure.ai.ml`` SweepJob (pure; imports azure-ai-ml lazily)."""
+
+from __future__ import annotations
+
+from ..exceptions import HyperDriveConfigException
+from .config import input_name_for
+from .policy import BanditPolicy, MedianStoppingPolicy, TruncationSelectionPolicy
+from .sampling import BayesianParameterSampling, GridParameterSampling
+
+
+def search_space(parameter_space: dict) -> dict:
+    """v1 expressions -> v2 ``azure.ai.ml.sweep`` distributions (log-space bounds keep their meaning)."""
+    from azure.ai.ml import sweep as s
+
+    makers = {
+        "choice": lambda a: s.Choice(values=list(a[0])),
+        "randint": lambda a: s.Randint(upper=a[0]),
+        "uniform": lambda a: s.Uniform(min_value=a[0], max_value=a[1]),
+        "quniform": lambda a: s.QUniform(min_value=a[0], max_value=a[1], q=a[2]),
+        "loguniform": lambda a: s.LogUniform(min_value=a[0], max_value=a[1]),
+        "qloguniform": lambda a: s.QLogUniform(min_value=a[0], max_value=a[1], q=a[2]),
+        "normal": lambda a: s.Normal(mu=a[0], sigma=a[1]),
+        "qnormal": lambda a: s.QNormal(mu=a[0], sigma=a[1], q=a[2]),
+        "lognormal": lambda a: s.LogNormal(mu=a[0], sigma=a[1]),
+        "qlognormal": lambda a: s.QLogNormal(mu=a[0], sigma=a[1], q=a[2]),
+    }
+    return {input_name_for(name): makers[expr[0]](expr[1]) for name, expr in parameter_space.items()}
+
+
+def default_value(expression):
+    """A placeholder value of the right type for the trial's literal input (replaced by the sampled one)."""
+    kind, args = expression
+    if kind == "choice":
+        return args[0][0]
+    if kind == "randint":
+        return 0
+    return args[0]
+
+
+def sampling_algorithm(sampling):
+    from azure.ai.ml.sweep import RandomSamplingAlgorithm
+
+    if isinstance(sampling, GridParameterSampling):
+        return "grid"
+    if isinstance(sampling, BayesianParameterSampling):
+        return "bayesian"
+    props = sampling.properties
+    if props:
+        return RandomSamplingAlgorithm(seed=props.get("seed"), rule=props.get("rule"))
+    return "random"
+
+
+def early_termination(policy):
+    from azure.ai.ml import sweep as s
+
+    common = {"evaluation_interval": policy.evaluation_interval, "delay_evaluation": policy.delay_evaluation}
+    if isinstance(policy, BanditPolicy):
+        return s.BanditPolicy(slack_factor=policy.slack_factor, slack_amount=policy.slack_amount, **common)
+    if isinstance(policy, MedianStoppingPolicy):
+        return s.MedianStoppingPolicy(**common)
+    if isinstance(policy, TruncationSelectionPolicy):
+        return s.TruncationSelectionPolicy(truncation_percentage=policy.truncation_percentage, **common)
+    return None
+
+
+def to_sweep(config, *, experiment_name=None, tags=None, context_root=None):
+    """The Sweep node (validated); ``.sweep()`` rewrites ${{inputs.x}} to ${{search_space.x}} in the trial."""
+    from ..backends.azureml.translate import to_command
+
+    space = config._sampling.parameter_space
+    spec = config.trial_spec(experiment_name, tags)
+    defaults = {input_name_for(name): default_value(expr) for name, expr in space.items()}
+    node = to_command(spec, context_root=context_root, literal_inputs=defaults)
+    trial = node(**search_space(space))
+    goal = config.primary_metric_config["goal"]
+    sweep = trial.sweep(sampling_algorithm=sampling_algorithm(config._sampling),
+                        primary_metric=config._primary_metric_name, goal=goal,
+                        early_termination_policy=early_termination(config._policy))
+    sweep.set_limits(max_total_trials=config._max_total_runs, max_concurrent_trials=config._max_concurrent_runs,
+                     timeout=config._max_duration_minutes * 60 if config._max_duration_minutes else None)
+    sweep.experiment_name = experiment_name  # calling the node dropped it
+    sweep.display_name = spec.display_name
+    result = sweep._validate()
+    if not result.passed:
+        raise HyperDriveConfigException(f"The translated v2 sweep job is invalid: {result.error_messages}")
+    return sweep
+
+
+def to_sweep_job(config, **kwargs):
+    """The standalone ``SweepJob`` (its YAML round-trips through load_job; a Sweep node's does not)."""
+    return to_sweep(config, **kwargs)._to_job()
