@@ -8,7 +8,7 @@ import re
 
 from .data import Datastore
 from .exceptions import UserErrorException
-from .target import local_mode
+from .target import local_mode, offline_mode
 
 _CONFIG_DIRS = (".azureml", "aml_config", "")
 _CONFIG_FILES = ("config.json", "project.json")
@@ -35,7 +35,9 @@ class Workspace:
         self.sku = sku
         self._auth = auth
         self._cloud = _cloud
-        self._client = None
+        self._client = None  # the MLClient, made on first cloud call (backends/azureml/client.py)
+        self._credential = None
+        self._services = None
 
     # ---- construction --------------------------------------------------------------------------------
     @classmethod
@@ -74,16 +76,52 @@ class Workspace:
         """A workspace made for local runs only (no config.json, local runs forced)."""
         return self._is_local
 
+    @property
+    def _offline(self) -> bool:
+        """No Azure calls: a local-only workspace, local runs forced, or submissions captured by ``convert``."""
+        return self._is_local or offline_mode()
+
     # ---- v1 members ----------------------------------------------------------------------------------
     def get_default_datastore(self) -> Datastore:
-        return self._get_datastore("workspaceblobstore")
+        """The workspace's default datastore (``workspaceblobstore`` unless changed in the studio)."""
+        if self._offline:
+            return Datastore(self, "workspaceblobstore")
+        from .backends.azureml import assets
+
+        return Datastore(self, assets.default_datastore_name(self))
 
     def _get_datastore(self, name: str) -> Datastore:
+        """``Datastore.get(ws, name)``: checked against the workspace like v1, unless offline."""
+        if not self._offline:
+            from .backends.azureml import assets
+
+            assets.check_datastore(self, name)
         return Datastore(self, name)
 
     @property
     def datastores(self) -> dict:
-        return {"workspaceblobstore": self.get_default_datastore()}
+        if self._offline:
+            return {"workspaceblobstore": Datastore(self, "workspaceblobstore")}
+        from .backends.azureml import assets
+
+        return {name: Datastore(self, name) for name in assets.datastore_names(self)}
+
+    @property
+    def compute_targets(self) -> dict:
+        """v1: name -> ComputeTarget for every compute in the workspace (empty offline)."""
+        from .compute import ComputeTarget
+
+        return {target.name: target for target in ComputeTarget.list(self)}
+
+    def get_mlflow_tracking_uri(self) -> str:
+        """The workspace's MLflow tracking URI (``azureml://...``), as azureml-mlflow reports it."""
+        if self._offline:
+            raise UserErrorException("get_mlflow_tracking_uri() needs an Azure workspace; local runs keep their "
+                                     "metrics with the local run (run.get_metrics()).")
+        from .backends.azureml.client import azure_errors, ml_client
+
+        with azure_errors(self, "read the workspace"):
+            return ml_client(self).workspaces.get(self.name).mlflow_tracking_uri
 
     def write_config(self, path=None, file_name=None) -> None:
         folder = os.path.join(path or ".", ".azureml")

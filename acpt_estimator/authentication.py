@@ -1,0 +1,150 @@
+"""v1 ``azureml.core.authentication`` classes, each mapped to its azure-identity credential (imported lazily)."""
+
+from __future__ import annotations
+
+from .exceptions import UserErrorException
+
+_AUTHORITIES = {"AzureCloud": None, "AzureChinaCloud": "login.chinacloudapi.cn",
+                "AzureUSGovernment": "login.microsoftonline.us"}
+ARM_SCOPES = {"AzureCloud": "https://management.azure.com/.default",
+              "AzureChinaCloud": "https://management.chinacloudapi.cn/.default",
+              "AzureUSGovernment": "https://management.usgovcloudapi.net/.default"}
+
+
+def _authority(cloud) -> dict:
+    cloud = cloud or "AzureCloud"
+    if cloud not in _AUTHORITIES:
+        raise UserErrorException(f"cloud={cloud!r} is not known; use one of {sorted(_AUTHORITIES)}.")
+    host = _AUTHORITIES[cloud]
+    return {"authority": host} if host else {}
+
+
+class AbstractAuthentication:
+    """Base of the v1 auth classes: ``to_credential()`` gives the azure-identity TokenCredential."""
+
+    _cloud = "AzureCloud"
+
+    def to_credential(self):
+        raise NotImplementedError
+
+    def get_token(self, *scopes, **kwargs):
+        """Makes every v1 auth object an azure-core TokenCredential too."""
+        if not hasattr(self, "_credential"):
+            self._credential = self.to_credential()
+        return self._credential.get_token(*scopes, **kwargs)
+
+    def get_authentication_header(self) -> dict:
+        """v1: the bearer header for Azure Resource Manager calls."""
+        token = self.get_token(ARM_SCOPES.get(self._cloud, ARM_SCOPES["AzureCloud"])).token
+        return {"Authorization": "Bearer " + token}
+
+    def __repr__(self) -> str:  # never shows secrets
+        return f"{type(self).__name__}()"
+
+
+class InteractiveLoginAuthentication(AbstractAuthentication):
+    """v1 interactive login: the Azure CLI's cached login first, then a browser sign-in (``force``: browser only)."""
+
+    def __init__(self, force=False, tenant_id=None, cloud=None):
+        self.force = force
+        self.tenant_id = tenant_id
+        self._cloud = cloud or "AzureCloud"
+
+    def to_credential(self):
+        from azure.identity import AzureCliCredential, ChainedTokenCredential, InteractiveBrowserCredential
+
+        browser = InteractiveBrowserCredential(tenant_id=self.tenant_id, **_authority(self._cloud))
+        if self.force:
+            return browser
+        return ChainedTokenCredential(AzureCliCredential(tenant_id=self.tenant_id), browser)
+
+    def __repr__(self) -> str:
+        return f"InteractiveLoginAuthentication(force={self.force!r}, tenant_id={self.tenant_id!r})"
+
+
+class AzureCliAuthentication(AbstractAuthentication):
+    """v1 ``AzureCliAuthentication``: the token of ``az login``."""
+
+    def __init__(self, cloud=None):
+        self._cloud = cloud or "AzureCloud"
+
+    def to_credential(self):
+        from azure.identity import AzureCliCredential
+
+        return AzureCliCredential()
+
+
+class ServicePrincipalAuthentication(AbstractAuthentication):
+    """v1 service principal login -> ``ClientSecretCredential``; the password is never shown."""
+
+    def __init__(self, tenant_id, service_principal_id, service_principal_password, cloud="AzureCloud",
+                 _enable_caching=True):
+        for param, value in (("tenant_id", tenant_id), ("service_principal_id", service_principal_id),
+                             ("service_principal_password", service_principal_password)):
+            if not value or not isinstance(value, str):
+                raise UserErrorException(
+                    f"ServicePrincipalAuthentication {param} is missing or not a string; pass the service "
+                    "principal's tenant id, application (client) id and secret (e.g. from environment variables).")
+        self.tenant_id = tenant_id
+        self.service_principal_id = service_principal_id
+        self._secret = service_principal_password
+        self._cloud = cloud or "AzureCloud"
+
+    def to_credential(self):
+        from azure.identity import ClientSecretCredential
+
+        return ClientSecretCredential(self.tenant_id, self.service_principal_id, self._secret,
+                                      **_authority(self._cloud))
+
+    def __repr__(self) -> str:
+        return (f"ServicePrincipalAuthentication(tenant_id={self.tenant_id!r}, "
+                f"service_principal_id={self.service_principal_id!r}, service_principal_password='***')")
+
+
+class MsiAuthentication(AbstractAuthentication):
+    """v1 managed identity -> ``ManagedIdentityCredential``; ``identity_config`` picks a user-assigned identity."""
+
+    _KEYS = {"client_id": "client_id", "object_id": "object_id", "mi_res_id": "resource_id",
+             "resource_id": "resource_id"}
+
+    def __init__(self, cloud=None, identity_config=None):
+        self._cloud = cloud or "AzureCloud"
+        self.identity_config = dict(identity_config or {})
+        unknown = sorted(set(self.identity_config) - set(self._KEYS))
+        if unknown or len(self.identity_config) > 1:
+            raise UserErrorException(
+                f"MsiAuthentication identity_config={self.identity_config!r} is not understood; pass at most one of "
+                "{'client_id': ...}, {'object_id': ...} or {'mi_res_id': ...}.")
+
+    def to_credential(self):
+        from azure.identity import ManagedIdentityCredential
+
+        if not self.identity_config:
+            return ManagedIdentityCredential()
+        (key, value), = self.identity_config.items()
+        if self._KEYS[key] == "client_id":
+            return ManagedIdentityCredential(client_id=value)
+        return ManagedIdentityCredential(identity_config={self._KEYS[key]: value})
+
+    def __repr__(self) -> str:
+        return f"MsiAuthentication(identity_config={self.identity_config!r})"
+
+
+def to_credential(auth):
+    """The azure-core TokenCredential for ``auth=``: None -> DefaultAzureCredential; v1 classes mapped."""
+    if auth is None:
+        from azure.identity import DefaultAzureCredential
+
+        return DefaultAzureCredential()
+    if isinstance(auth, AbstractAuthentication):
+        return auth.to_credential()
+    if callable(getattr(auth, "get_token", None)):
+        return auth
+    raise UserErrorException(
+        f"auth={type(auth).__name__} is not a credential. Pass a v1 auth object (InteractiveLoginAuthentication(), "
+        "ServicePrincipalAuthentication(...), MsiAuthentication()) or any azure-identity credential "
+        "(an object with get_token), or leave auth=None to use DefaultAzureCredential.")
+
+
+__all__ = sorted(["AbstractAuthentication", "AzureCliAuthentication", "InteractiveLoginAuthentication",
+                  "MsiAuthentication", "ServicePrincipalAuthentication", "to_credential"])

@@ -1,0 +1,158 @@
+"""One MLClient per workspace, the run-history/MLflow service URLs, and SDK errors turned into short messages."""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+
+from ...authentication import ARM_SCOPES, to_credential
+from ...exceptions import (ExperimentExecutionException, UserErrorException, WorkspaceException)
+
+_lock = threading.Lock()
+_SIGN_IN_HELP = (
+    "Sign in with `az login` (then retry), or pass auth= to Workspace/Workspace.from_config: "
+    "ServicePrincipalAuthentication(tenant_id, service_principal_id, service_principal_password), "
+    "MsiAuthentication(), or any azure-identity credential. For DefaultAzureCredential, setting "
+    "AZURE_TENANT_ID, AZURE_CLIENT_ID and AZURE_CLIENT_SECRET also works.")
+
+
+def ml_client(workspace):
+    """The workspace's MLClient, created on first use (MLClient itself makes no request at construction)."""
+    if getattr(workspace, "is_local", False):
+        raise UserErrorException(
+            f"Workspace {workspace.name!r} was made for local runs only (no config.json was found while "
+            "ACPT_ESTIMATOR_TARGET=local). Download config.json from the Azure ML studio to submit to Azure, "
+            "or keep local runs forced.")
+    with _lock:
+        if workspace._client is None:
+            from azure.ai.ml import MLClient
+
+            credential = to_credential(workspace._auth)
+            extra = {} if workspace._cloud in (None, "AzureCloud") else {"cloud": workspace._cloud}
+            workspace._credential = credential
+            workspace._client = MLClient(credential, workspace.subscription_id, workspace.resource_group,
+                                         workspace.name, enable_telemetry=False, show_progress=False, **extra)
+        return workspace._client
+
+
+@contextlib.contextmanager
+def azure_errors(workspace, action: str):
+    """Turn azure-core/azure-identity failures into one-line v1 exceptions that say what to do."""
+    from azure.core.exceptions import (ClientAuthenticationError, HttpResponseError, ResourceNotFoundError,
+                                       ServiceRequestError)
+
+    try:
+        yield
+    except ClientAuthenticationError as err:
+        raise WorkspaceException(
+            f"Could not get an Azure access token to {action} in workspace {workspace.name!r} "
+            f"({_first_line(err)}). {_SIGN_IN_HELP}") from None
+    except ServiceRequestError as err:
+        raise WorkspaceException(
+            f"Could not reach Azure ML to {action} ({_first_line(err)}). Check the network connection and "
+            "any proxy settings (HTTPS_PROXY), then retry.") from None
+    except ResourceNotFoundError as err:
+        if "workspace" in _first_line(err).lower():
+            raise WorkspaceException(
+                f"Workspace {workspace.name!r} was not found in resource group {workspace.resource_group!r} of "
+                f"subscription {workspace.subscription_id!r} while trying to {action}. Check config.json (or the "
+                "Workspace(...) arguments) against the Azure ML studio's workspace overview.") from None
+        raise
+    except HttpResponseError as err:
+        status = getattr(err, "status_code", None)
+        if status in (401, 403):
+            raise WorkspaceException(
+                f"Azure ML refused to {action} in workspace {workspace.name!r} (HTTP {status}: {_first_line(err)}). "
+                "Ask for the 'AzureML Data Scientist' role on the workspace, or sign in as another identity. "
+                + _SIGN_IN_HELP) from None
+        raise ExperimentExecutionException(
+            f"Azure ML could not {action} (HTTP {status}: {_first_line(err)}).") from None
+
+
+def _first_line(err) -> str:
+    text = getattr(err, "message", None) or str(err) or type(err).__name__
+    line = text.strip().splitlines()[0] if text.strip() else type(err).__name__
+    return line if len(line) <= 300 else line[:297] + "..."
+
+
+def arm_scope(workspace) -> str:
+    return ARM_SCOPES.get(workspace._cloud or "AzureCloud", ARM_SCOPES["AzureCloud"])
+
+
+class Services:
+    """Run history, artifacts and MLflow endpoints of a workspace (found through its discovery URL, like the SDK)."""
+
+    def __init__(self, workspace):
+        self.workspace = workspace
+        self._api = None
+        self._mlflow = None
+        self._authed = None
+        self._anonymous = None
+
+    def _discover(self) -> None:
+        client = ml_client(self.workspace)
+        with azure_errors(self.workspace, "look up the workspace's service endpoints"):
+            entity = client.workspaces.get(self.workspace.name)
+            discovery = self.get_json(entity.discovery_url, authed=False)
+        self._api = discovery["api"].rstrip("/")
+        tracking = entity.mlflow_tracking_uri or f"azureml://{self._api.split('://', 1)[1]}/mlflow/v1.0{self.workspace.arm_id}"
+        # azureml-mlflow would map azureml:// to https://; we talk to the same REST API without the plugin.
+        self._mlflow = "https://" + tracking.split("://", 1)[1].rstrip("/")
+
+    @property
+    def api(self) -> str:
+        if self._api is None:
+            self._discover()
+        return self._api
+
+    @property
+    def mlflow(self) -> str:
+        if self._mlflow is None:
+            self._discover()
+        return self._mlflow
+
+    def history(self, suffix: str) -> str:
+        return f"{self.api}/history/v1.0{self.workspace.arm_id}{suffix}"
+
+    def artifacts(self, suffix: str) -> str:
+        return f"{self.api}/artifact/v2.0{self.workspace.arm_id}/artifacts{suffix}"
+
+    def _pipeline(self, authed: bool):
+        from azure.core import PipelineClient
+        from azure.core.pipeline.policies import (BearerTokenCredentialPolicy, HeadersPolicy, RetryPolicy,
+                                                  UserAgentPolicy)
+
+        policies = [HeadersPolicy(), UserAgentPolicy("acpt-estimator"), RetryPolicy()]
+        if authed:  # SAS URLs (logs, artifact content) carry their own signature: never send them a token
+            ml_client(self.workspace)
+            policies.append(BearerTokenCredentialPolicy(self.workspace._credential, arm_scope(self.workspace)))
+        return PipelineClient(base_url="https://management.azure.com", policies=policies)
+
+    def send(self, method: str, url: str, *, authed: bool = True, json=None, params=None, stream=False):
+        from azure.core.rest import HttpRequest
+
+        attr = "_authed" if authed else "_anonymous"
+        if getattr(self, attr) is None:
+            setattr(self, attr, self._pipeline(authed))
+        response = getattr(self, attr).send_request(HttpRequest(method, url, json=json, params=params),
+                                                    stream=stream)
+        response.raise_for_status()
+        return response
+
+    def get_json(self, url: str, *, authed: bool = True, params=None):
+        return self.send("GET", url, authed=authed, params=params).json()
+
+    def get_bytes(self, url: str) -> bytes:
+        response = self.send("GET", url, authed=False)
+        return response.read()
+
+    def token(self) -> str:
+        ml_client(self.workspace)
+        return self.workspace._credential.get_token(arm_scope(self.workspace)).token
+
+
+def services(workspace) -> Services:
+    with _lock:
+        if getattr(workspace, "_services", None) is None:
+            workspace._services = Services(workspace)
+        return workspace._services

@@ -1,0 +1,199 @@
+"""``CloudRun``: the v1 ``Run`` API over a v2 job, through the real azure-ai-ml client and run-history services."""
+
+from __future__ import annotations
+
+import os
+
+from ...exceptions import ModelPathNotFoundException, UserErrorException
+from ...run import TERMINAL_STATUSES, Run
+from . import run_files, stream
+from .client import azure_errors, ml_client, services
+
+
+class CloudRun(Run):
+    """A submitted v2 job seen through v1's ``ScriptRun`` methods."""
+
+    def __init__(self, experiment, run_id: str, job=None):
+        self._experiment = experiment
+        self._id = run_id
+        self._job = job  # the azure.ai.ml job entity, refreshed by get_status()/get_tags()
+        self._status = stream.v1_status(getattr(job, "status", None))
+
+    # ---- plumbing -----------------------------------------------------------------------------------
+    @property
+    def _workspace(self):
+        return self._experiment.workspace
+
+    def _services(self):
+        return services(self._workspace)
+
+    def _refresh(self):
+        with azure_errors(self._workspace, f"read run {self._id!r}"):
+            self._job = ml_client(self._workspace).jobs.get(self._id)
+        return self._job
+
+    def _history_details(self) -> dict:
+        svc = self._services()
+        with azure_errors(self._workspace, f"read the details of run {self._id!r}"):
+            return svc.get_json(svc.history(f"/runs/{self._id}/details"))
+
+    def _v1_details(self, details: dict) -> dict:
+        """v1's keys, in v1's shape; the run definition comes from the submitted v2 job."""
+        details = dict(details)
+        self._status = stream.v1_status(details.get("status"))
+        details["status"] = self._status
+        for key, default in (("runId", self._id), ("target", None), ("properties", {}), ("inputDatasets", []),
+                             ("outputDatasets", []), ("logFiles", {}), ("submittedBy", None)):
+            details.setdefault(key, default)
+        details.setdefault("runDefinition", self._run_definition())
+        return details
+
+    def _run_definition(self) -> dict:
+        job = self._job or self._refresh()
+        distribution = getattr(job, "distribution", None)
+        resources = getattr(job, "resources", None)
+        environment = getattr(job, "environment", None)
+        return {"command": getattr(job, "command", None), "target": getattr(job, "compute", None),
+                "nodeCount": getattr(resources, "instance_count", None) or 1,
+                "distribution": _distribution_dict(distribution),
+                "environment": environment if isinstance(environment, str) else getattr(environment, "id", None),
+                "environmentVariables": dict(getattr(job, "environment_variables", None) or {})}
+
+    # ---- the v1 protocol ----------------------------------------------------------------------------
+    @property
+    def id(self) -> str:
+        return self._id
+
+    @property
+    def display_name(self):
+        return getattr(self._job, "display_name", None)
+
+    def get_status(self) -> str:
+        self._status = stream.v1_status(self._refresh().status)
+        return self._status
+
+    def wait_for_completion(self, show_output=False, wait_post_processing=False, raise_on_error=True) -> dict:
+        return stream.wait_for_completion(self, show_output, raise_on_error)
+
+    def get_details(self) -> dict:
+        return self._v1_details(self._history_details())
+
+    def get_details_with_logs(self) -> dict:
+        details = self.get_details()
+        details["logFiles"] = {name: self._services().get_bytes(url).decode("utf-8", "replace")
+                               for name, url in details.get("logFiles", {}).items()}
+        return details
+
+    def get_metrics(self, name=None, recursive=False, run_type=None, populate=False) -> dict:
+        return run_files.metrics(self._workspace, self._id, name)
+
+    def get_file_names(self) -> list:
+        return run_files.list_files(self._workspace, self._id)
+
+    def download_file(self, name, output_file_path=None, _validate_checksum=False) -> None:
+        names = self.get_file_names()
+        if name not in names:
+            raise UserErrorException(
+                f"File with path {name} was not found,\navailable files include: {', '.join(names[:20])}"
+                f"{' ...' if len(names) > 20 else ''}.")
+        destination = output_file_path or os.path.basename(name)
+        if os.path.isdir(destination):
+            destination = os.path.join(destination, os.path.basename(name))
+        run_files.download(self._workspace, self._id, name, destination)
+
+    def download_files(self, prefix=None, output_directory=None, output_paths=None, batch_size=100,
+                       append_prefix=True, timeout_seconds=None) -> None:
+        names = [n for n in self.get_file_names() if prefix is None or n.startswith(prefix)]
+        if output_paths is not None and len(output_paths) != len(names):
+            raise UserErrorException(
+                f"download_files(output_paths=...) has {len(output_paths)} paths for {len(names)} files "
+                f"matching prefix={prefix!r}; pass one path per file or use output_directory=.")
+        root = output_directory or os.getcwd()
+        for index, name in enumerate(names):
+            if output_paths is not None:
+                destination = output_paths[index]
+            else:
+                relative = name if append_prefix or not prefix else name[len(prefix):].lstrip("/")
+                destination = os.path.join(root, relative or os.path.basename(name))
+            run_files.download(self._workspace, self._id, name, destination)
+
+    def register_model(self, model_name, model_path=None, tags=None, properties=None, model_framework=None,
+                       model_framework_version=None, description=None, datasets=None, sample_input_dataset=None,
+                       sample_output_dataset=None, resource_configuration=None, **kwargs):
+        """A v2 ``Model`` registered from the job's output (azureml://jobs/<run>/outputs/artifacts/paths/...)."""
+        from .assets import register_job_model
+
+        path = (model_path or model_name).strip("/")
+        names = self.get_file_names()
+        if path not in names and not any(n.startswith(path + "/") for n in names):
+            raise ModelPathNotFoundException(
+                f"Could not locate the provided model_path {path} in the set of files uploaded to the run: "
+                f"{names}\n See https://aka.ms/run-logging for more details.")
+        for ignored, value in (("datasets", datasets), ("sample_input_dataset", sample_input_dataset),
+                               ("sample_output_dataset", sample_output_dataset),
+                               ("resource_configuration", resource_configuration)):
+            if value is not None:
+                import logging
+
+                logging.getLogger(__name__).warning(
+                    "register_model(%s=...) has no v2 equivalent and is not recorded on the model.", ignored)
+        return register_job_model(self._workspace, self._id, model_name, path, tags=tags, properties=properties,
+                                  description=description, model_framework=model_framework,
+                                  model_framework_version=model_framework_version)
+
+    def cancel(self) -> None:
+        with azure_errors(self._workspace, f"cancel run {self._id!r}"):
+            ml_client(self._workspace).jobs.begin_cancel(self._id)
+        self._status = "CancelRequested"
+
+    def get_portal_url(self) -> str:
+        url = getattr(self._job, "studio_url", None)
+        if url:
+            return url
+        ws = self._workspace
+        return (f"https://ml.azure.com/runs/{self._id}?wsid=/subscriptions/{ws.subscription_id}/resourcegroups/"
+                f"{ws.resource_group}/workspaces/{ws.name}")
+
+    # ---- tags ---------------------------------------------------------------------------------------
+    @property
+    def tags(self) -> dict:
+        """Cached like v1; ``get_tags()`` fetches fresh values."""
+        return dict(getattr(self._job, "tags", None) or {})
+
+    @property
+    def properties(self) -> dict:
+        return dict(getattr(self._job, "properties", None) or {})
+
+    def get_tags(self) -> dict:
+        return dict(self._refresh().tags or {})
+
+    def tag(self, key, value=None) -> None:
+        self.set_tags({key: "" if value is None else value})
+
+    def set_tags(self, tags) -> None:
+        """Merged into the job's tags through ``jobs.update`` (run history's PATCH, as the studio does)."""
+        self._update(tags={str(k): str(v) for k, v in dict(tags).items()})
+
+    def add_properties(self, properties) -> None:
+        """v1 properties are add-only; v2 merges them the same way."""
+        self._update(properties={str(k): str(v) for k, v in dict(properties).items()})
+
+    def _update(self, **fields) -> None:
+        with azure_errors(self._workspace, f"update run {self._id!r}"):
+            self._job = ml_client(self._workspace).jobs.update(self._id, **fields)
+
+    def get_children(self, recursive=False, tags=None, properties=None, type=None, status=None, _rehydrate_runs=True):
+        return iter(())
+
+    def is_terminal(self) -> bool:
+        return self._status in TERMINAL_STATUSES
+
+
+def _distribution_dict(distribution):
+    if distribution is None:
+        return None
+    fields = {"type": getattr(distribution, "type", None)}
+    for name in ("process_count_per_instance",):
+        if getattr(distribution, name, None) is not None:
+            fields[name] = getattr(distribution, name)
+    return fields

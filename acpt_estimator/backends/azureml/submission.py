@@ -1,0 +1,49 @@
+"""Submit a JobSpec as a v2 command job: snapshot checks, translation, ``ml_client.jobs.create_or_update``."""
+
+from __future__ import annotations
+
+import time
+import uuid
+
+from ...exceptions import ExperimentExecutionException
+from ...snapshot_guard import check_snapshot
+from .client import azure_errors, ml_client
+
+
+def new_run_id(experiment_name: str) -> str:
+    """v1's run id, ``<experiment>_<unix time>_<8 hex>``; also a valid v2 job name (at most 255 characters)."""
+    return f"{experiment_name[:230]}_{int(time.time())}_{uuid.uuid4().hex[:8]}"
+
+
+def submit(spec, experiment):
+    """Create the job and return a CloudRun at once, like v1's ``experiment.submit``."""
+    from azure.ai.ml.exceptions import MlException
+
+    from .run import CloudRun
+    from .translate import to_command
+
+    workspace = experiment.workspace
+    client = ml_client(workspace)
+    check_snapshot(spec.source_directory)
+    node = to_command(spec)  # runs both SDK validations, so create_or_update can skip its own
+    node.name = new_run_id(experiment.name)
+    node.experiment_name = experiment.name
+    try:
+        with azure_errors(workspace, f"submit a run to experiment {experiment.name!r}"):
+            # The job name is fixed before the call: azure-core's retries of a 429/503 re-PUT the same job.
+            created = client.jobs.create_or_update(node, skip_validation=True)
+    except MlException as err:
+        raise ExperimentExecutionException(
+            f"Azure ML could not submit the run: {str(err).strip().splitlines()[0]}") from None
+    return CloudRun(experiment, created.name, job=created)
+
+
+def list_runs(experiment) -> list:
+    """The experiment's v2 jobs as CloudRuns, newest first."""
+    from .run import CloudRun
+
+    workspace = experiment.workspace
+    with azure_errors(workspace, f"list the runs of experiment {experiment.name!r}"):
+        jobs = [j for j in ml_client(workspace).jobs.list() if getattr(j, "experiment_name", None) == experiment.name]
+    jobs.sort(key=lambda j: str(getattr(getattr(j, "creation_context", None), "created_at", "") or ""), reverse=True)
+    return [CloudRun(experiment, job.name, job=job) for job in jobs]

@@ -1,0 +1,179 @@
+"""v1 ``ScriptRunConfig``: a script (or command), its arguments, environment, target and distribution -> JobSpec."""
+
+from __future__ import annotations
+
+import logging
+import os
+
+from . import distribution as dist
+from .arguments import ArgumentBuilder
+from .data import DataPath, DataReference, DatasetConsumptionConfig, Datastore, FileDataset
+from .environment import Environment
+from .environments import from_environment_object
+from .exceptions import RunConfigurationException, TrainingException, UserErrorException
+from .runconfig import DEFAULT_MAX_RUN_DURATION_SECONDS, DockerConfiguration, RunConfiguration
+from .spec import ComputeSpec, JobSpec, Literal
+
+logger = logging.getLogger(__name__)
+
+_DATA = (DataReference, Datastore, DataPath, DatasetConsumptionConfig, FileDataset)
+_DISTRIBUTED = (dist.MpiConfiguration, dist.PyTorchConfiguration, dist.TensorflowConfiguration)
+
+
+class ScriptRunConfig:
+    """v1 ``azureml.core.ScriptRunConfig``; the compute target defaults to ``'local'`` as in v1."""
+
+    def __init__(self, source_directory, script=None, arguments=None, run_config=None, _telemetry_values=None,
+                 compute_target=None, environment=None, distributed_job_config=None, resume_from=None,
+                 max_run_duration_seconds=DEFAULT_MAX_RUN_DURATION_SECONDS, command=None,
+                 docker_runtime_config=None):
+        self.source_directory = source_directory or "."
+        self.script = script
+        self.arguments = list(arguments) if arguments is not None else None
+        self.command = command
+        if distributed_job_config is not None and not isinstance(distributed_job_config, _DISTRIBUTED):
+            raise RunConfigurationException(
+                "'distributed_job_config' must be an 'azureml.core.runconfig.TensorflowConfiguration', "
+                "'azureml.core.runconfig.MpiConfiguration', or 'azureml.core.runconfig.PyTorchConfiguration' object. "
+                f"Got {type(distributed_job_config).__name__}; e.g. PyTorchConfiguration(process_count=8, node_count=2).")
+        if environment is not None and not isinstance(environment, Environment):
+            raise UserErrorException(
+                f"ScriptRunConfig environment={environment!r} must be an Environment, e.g. "
+                "Environment.get(ws, 'AzureML-acpt-pytorch-2.8-cuda12.6').")
+        if run_config is not None:
+            self.run_config = self._adopt(run_config, compute_target, environment, distributed_job_config,
+                                          max_run_duration_seconds, docker_runtime_config)
+        else:
+            rc = RunConfiguration()
+            rc.target = compute_target if compute_target is not None else "local"
+            rc.environment = environment if environment is not None else Environment(name="default-environment")
+            rc.max_run_duration_seconds = max_run_duration_seconds
+            if distributed_job_config is not None:
+                _set_distributed(rc, distributed_job_config)
+            if docker_runtime_config is not None:
+                rc.docker = docker_runtime_config
+            self.run_config = rc
+        if self.script and self.command:
+            raise UserErrorException(
+                f"ScriptRunConfig got both script={self.script!r} and command={self.command!r}; pass one: "
+                "script= with arguments=, or command= with the whole command line.")
+        if resume_from is not None and not isinstance(resume_from, DataPath):
+            raise UserErrorException(
+                f"resume_from parameter should be of type DataPath. Found {type(resume_from)}. "
+                "Pass DataPath(datastore, 'path/to/checkpoints').")
+        self.resume_from = resume_from
+        self.run_config.script, self.run_config.command = self.script, self.command
+        self.run_config.arguments = list(self.arguments or [])
+
+    def _adopt(self, rc, compute_target, environment, distributed_job_config, max_run_duration_seconds, docker):
+        if not isinstance(rc, RunConfiguration):
+            raise UserErrorException(
+                f"run_config={type(rc).__name__} is not a RunConfiguration; build one with "
+                "acpt_estimator.runconfig.RunConfiguration() (azureml.core.runconfig.RunConfiguration).")
+        if max_run_duration_seconds != DEFAULT_MAX_RUN_DURATION_SECONDS or any(
+                x is not None for x in (compute_target, environment, distributed_job_config, docker)):
+            logger.warning("If 'run_config' is specified, the following parameters will be ignored: "
+                           "'compute_target', 'environment', 'distributed_job_config', 'max_run_duration_seconds', "
+                           "and 'docker_runtime_config'.")
+        for field in ("script", "arguments", "command"):
+            mine, theirs = getattr(self, field), getattr(rc, field)
+            if theirs and mine:
+                logger.warning("'%s' was given both to ScriptRunConfig and in 'run_config'; the ScriptRunConfig "
+                               "value takes precedence.", field)
+            elif theirs and not mine:
+                setattr(self, field, list(theirs) if field == "arguments" else theirs)
+        return rc
+
+    # ---- translation --------------------------------------------------------------------------------
+    def to_job_spec(self, *, experiment_name=None, tags=None, **overrides) -> JobSpec:
+        """The backend-neutral job; ScriptRunConfig takes no per-submit overrides (v1 had none either)."""
+        if overrides:
+            raise UserErrorException(
+                f"Experiment.submit(ScriptRunConfig, {', '.join(sorted(overrides))}=...) is not supported; set those "
+                "values on the ScriptRunConfig (arguments=, environment=, compute_target=) before submitting.")
+        rc = self.run_config
+        if not self.script and not self.command:
+            raise UserErrorException(
+                "ScriptRunConfig needs script='train.py' (relative to source_directory) or command=[...] to run.")
+        builder = ArgumentBuilder()
+        tokens = [builder.add_data(a) if isinstance(a, _DATA) else Literal(str(a)) for a in self.arguments or []]
+        if self.resume_from is not None:
+            tokens += [Literal("--resume-from"), builder.add_data(self.resume_from.create_data_reference("MODEL_LOCATION"))]
+        for value in list(rc.data_references.values()) + list(rc.data.values()):
+            if isinstance(value, _DATA):
+                builder.add_data(value)
+            else:
+                raise UserErrorException(
+                    f"run_config data entry {value!r} is not supported; pass data as ScriptRunConfig arguments "
+                    "(dataset.as_named_input('x').as_mount() or datastore.path('p').as_mount()).")
+        env = rc.environment if rc.environment is not None else Environment(name="default-environment")
+        variables = {str(k): str(v) for k, v in (env.environment_variables or {}).items()}
+        variables.update({str(k): str(v) for k, v in (rc.environment_variables or {}).items()})
+        return JobSpec(
+            source_directory=os.path.abspath(self.source_directory),
+            entry_script=self.script,
+            arguments=tuple(tokens),
+            command=_command_text(self.command),
+            inputs=tuple(builder.inputs.values()),
+            outputs=tuple(builder.outputs.values()),
+            environment_variables=variables,
+            distribution=_distribution(rc),
+            environment=from_environment_object(env),
+            compute=_compute(rc),
+            max_run_duration_seconds=rc.max_run_duration_seconds,
+            shm_size=_shm_size(rc, env),
+            experiment_name=experiment_name,
+            tags=dict(tags or {}),
+        )
+
+    def __repr__(self) -> str:
+        return (f"ScriptRunConfig(source_directory={self.source_directory!r}, script={self.script!r}, "
+                f"compute_target={self.run_config.target!r})")
+
+
+def _set_distributed(rc: RunConfiguration, cfg) -> None:
+    """v1 ``_set_distributed_job_config``: the framework/communicator pair and node count a config implies."""
+    if isinstance(cfg, dist.PyTorchConfiguration):
+        rc.framework, rc.communicator, rc.pytorch, rc.node_count = "PyTorch", cfg.communication_backend, cfg, cfg.node_count
+    elif isinstance(cfg, dist.MpiConfiguration):
+        rc.framework, rc.communicator, rc.mpi, rc.node_count = "Python", "IntelMpi", cfg, cfg.node_count
+    else:
+        rc.framework, rc.communicator, rc.tensorflow, rc.node_count = "TensorFlow", "ParameterServer", cfg, cfg.worker_count
+
+
+def _distribution(rc: RunConfiguration):
+    cfg = rc._distributed_config()
+    if cfg is None:
+        if rc.node_count and rc.node_count > 1:
+            raise TrainingException(
+                f"run_config.node_count={rc.node_count} needs a distributed configuration; pass "
+                "distributed_job_config=PyTorchConfiguration(...) or MpiConfiguration(...).")
+        return dist.Distribution()
+    if isinstance(cfg, dist.MpiConfiguration):
+        return dist.from_mpi_configuration(cfg)
+    if isinstance(cfg, dist.PyTorchConfiguration):
+        return dist.from_pytorch_configuration(cfg, estimator_node_count=cfg.node_count)
+    raise TrainingException(
+        "TensorflowConfiguration (parameter-server training) cannot run a PyTorch job on ACPT; use "
+        "PyTorchConfiguration(...) or MpiConfiguration(...) as distributed_job_config.")
+
+
+def _compute(rc: RunConfiguration) -> ComputeSpec:
+    target = rc.target
+    name = target if isinstance(target, str) or target is None else getattr(target, "name", str(target))
+    if name == "amlcompute":  # v1 run-based compute: a cluster made for the run -> v2 serverless compute
+        name = None
+    return ComputeSpec(target=name, vm_size=rc.amlcompute.vm_size, vm_priority=rc.amlcompute.vm_priority)
+
+
+def _shm_size(rc: RunConfiguration, env: Environment):
+    docker = rc.docker if isinstance(rc.docker, DockerConfiguration) else None
+    return (docker.shm_size if docker else None) or getattr(env.docker, "shm_size", None)
+
+
+def _command_text(command):
+    if command is None:
+        return None
+    if isinstance(command, (list, tuple)):
+        return " ".join(str(part) for part in command)  # v1 joins a command list with spaces, unquoted
+    return str(command)

@@ -1,0 +1,163 @@
+"""Checks before a source directory is uploaded: v1's size/file-count limits, and no obvious secrets."""
+
+from __future__ import annotations
+
+import fnmatch
+import json
+import os
+
+from .exceptions import SnapshotException
+from .snapshot import IGNORE_FILES, snapshot_files
+
+MAX_SNAPSHOT_BYTES = 300 * 1024 * 1024  # v1 SNAPSHOT_MAX_SIZE_BYTES
+MAX_SNAPSHOT_FILES = 2000  # v1 SNAPSHOT_MAX_FILES
+NO_FILE_LIMIT_VAR = "AML_SNAPSHOT_NO_FILE_LIMIT"
+ALLOW_SECRETS_VAR = "ACPT_ESTIMATOR_ALLOW_SECRETS"
+
+_ENV_TEMPLATES = (".example", ".sample", ".template", ".dist", ".defaults")
+_SSH_KEYS = ("id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", "id_ecdsa_sk", "id_ed25519_sk")
+_KEY_SUFFIXES = (".pem", ".key", ".ppk", ".p8")
+_KEY_STORES = (".pfx", ".p12")
+_CLOUD_FILES = {  # path patterns (relative, POSIX) -> what they are
+    ".aws/credentials": "AWS credentials file", "*/.aws/credentials": "AWS credentials file",
+    ".azure/accessTokens.json": "Azure CLI token cache", "*/.azure/accessTokens.json": "Azure CLI token cache",
+    ".azure/msal_token_cache.*": "Azure CLI token cache", "*/.azure/msal_token_cache.*": "Azure CLI token cache",
+    ".azure/service_principal_entries.*": "Azure CLI service principal secrets",
+    "*application_default_credentials.json": "Google Cloud credentials", ".netrc": "netrc login file",
+    "*/.netrc": "netrc login file", ".git-credentials": "git credentials", "*/.git-credentials": "git credentials",
+    ".pypirc": "PyPI upload credentials", ".docker/config.json": "Docker registry credentials",
+    ".kube/config": "Kubernetes credentials",
+}
+_SECRET_JSON_KEYS = {"client_secret", "clientsecret", "service_principal_password", "password", "secret",
+                     "account_key", "accountkey", "access_key", "secret_access_key", "sas_token",
+                     "connection_string", "private_key", "api_key", "token"}
+_CONFIG_JSON = {"config.json", "project.json"}
+_PRIVATE_KEY_MARK = b"PRIVATE KEY-----"
+_SCAN_BYTES = 256 * 1024
+
+
+def check_snapshot(source_directory: str) -> list[str]:
+    """Raise SnapshotException if the snapshot is too big or holds secrets; return its file list otherwise."""
+    files = snapshot_files(source_directory)
+    check_limits(source_directory, files)
+    if os.environ.get(ALLOW_SECRETS_VAR, "").strip().lower() not in ("1", "true", "yes"):
+        found = find_secrets(source_directory, files)
+        if found:
+            raise SnapshotException(_secrets_message(source_directory, found))
+    return files
+
+
+def check_limits(source_directory: str, files: list[str]) -> None:
+    total = 0
+    for rel in files:
+        try:
+            total += os.path.getsize(os.path.join(source_directory, rel))
+        except OSError:  # a dangling symlink: the upload skips it too
+            continue
+    ignore = _ignore_file_hint(source_directory)
+    if total > MAX_SNAPSHOT_BYTES:
+        raise SnapshotException(
+            f"====================================================================\n"
+            f"While attempting to take snapshot of {source_directory}\n"
+            f"Your total snapshot size exceeds the limit of {MAX_SNAPSHOT_BYTES / (1024 * 1024)} MB "
+            f"({total / (1024 * 1024):.1f} MB in {len(files)} files). Move data out of source_directory (read it "
+            f"through a Datastore/Dataset input instead) or list it in {ignore}.\n"
+            f"====================================================================")
+    if len(files) > MAX_SNAPSHOT_FILES and not os.environ.get(NO_FILE_LIMIT_VAR):
+        raise SnapshotException(
+            f"====================================================================\n"
+            f"While attempting to take snapshot of {source_directory}\n"
+            f"Your project exceeds the file limit of {MAX_SNAPSHOT_FILES} ({len(files)} files). List data and "
+            f"generated files in {ignore}, or set {NO_FILE_LIMIT_VAR}=1 to upload them anyway.\n"
+            f"====================================================================")
+
+
+def find_secrets(source_directory: str, files: list[str]) -> list[tuple[str, str]]:
+    """(relative path, what it looks like) for each file that is an obvious secret. Contents are never returned."""
+    found = []
+    for rel in files:
+        reason = _classify(source_directory, rel)
+        if reason:
+            found.append((rel, reason))
+    return found
+
+
+def _classify(root: str, rel: str) -> str | None:
+    name = rel.rsplit("/", 1)[-1]
+    lower = name.lower()
+    if lower == ".env" or (lower.startswith(".env.") and not lower.endswith(_ENV_TEMPLATES)) or lower.endswith(".env"):
+        return "environment file (.env) with settings/secrets"
+    for pattern, what in _CLOUD_FILES.items():
+        if fnmatch.fnmatchcase(rel, pattern):
+            return what
+    if lower in _SSH_KEYS:
+        return "SSH private key"
+    if lower.endswith(_KEY_STORES):
+        return "certificate store that usually holds a private key"
+    if lower.endswith(_KEY_SUFFIXES) and _head(root, rel).find(_PRIVATE_KEY_MARK) >= 0:
+        return "private key"
+    if lower.endswith(".json") and (lower in _CONFIG_JSON or "cred" in lower or "secret" in lower
+                                    or "service_account" in lower or "auth" in lower):
+        return _json_secret(root, rel)
+    return None
+
+
+def _head(root: str, rel: str) -> bytes:
+    try:
+        with open(os.path.join(root, rel), "rb") as handle:
+            return handle.read(_SCAN_BYTES)
+    except OSError:
+        return b""
+
+
+def _json_secret(root: str, rel: str) -> str | None:
+    head = _head(root, rel)
+    if _PRIVATE_KEY_MARK in head:
+        return "credentials file with a private key"
+    try:
+        data = json.loads(head)
+    except ValueError:
+        return None
+    keys = _secret_keys(data)
+    if not keys:
+        return None
+    where = "Azure ML config.json" if rel.rsplit("/", 1)[-1] in _CONFIG_JSON else "credentials file"
+    return f"{where} with secret fields ({', '.join(sorted(keys))})"
+
+
+def _secret_keys(data, depth: int = 0) -> set:
+    keys = set()
+    if depth > 4:
+        return keys
+    if isinstance(data, dict):
+        for key, value in data.items():
+            if isinstance(value, str) and value and key.lower().replace("-", "_") in _SECRET_JSON_KEYS:
+                keys.add(key)
+            elif isinstance(value, (dict, list)):
+                keys |= _secret_keys(value, depth + 1)
+    elif isinstance(data, list):
+        for item in data[:50]:
+            keys |= _secret_keys(item, depth + 1)
+    return keys
+
+
+def _ignore_file_hint(source_directory: str) -> str:
+    for name in IGNORE_FILES:
+        if os.path.isfile(os.path.join(source_directory, name)):
+            return os.path.join(source_directory, name)
+    return os.path.join(source_directory, ".amlignore")
+
+
+def _secrets_message(source_directory: str, found: list[tuple[str, str]]) -> str:
+    listed = "\n".join(f"  - {rel}: {what}" for rel, what in found)
+    ignore = _ignore_file_hint(source_directory)
+    lines = "\n".join(f"    {rel}" for rel, _ in found)
+    note = ""
+    if ignore.endswith(".amlignore") and not os.path.isfile(ignore) and \
+            os.path.isfile(os.path.join(source_directory, ".gitignore")):
+        ignore = os.path.join(source_directory, ".gitignore")
+        note = " (.gitignore is used because there is no .amlignore; a new .amlignore would replace it entirely)"
+    return (f"Refusing to upload source_directory={source_directory!r}: it contains files that look like secrets, "
+            f"and anything in it is copied to the workspace's storage and readable by everyone with workspace "
+            f"access:\n{listed}\nAdd these lines to {ignore}{note}:\n{lines}\nor move the files out of the "
+            f"source directory. If they are safe to upload, set {ALLOW_SECRETS_VAR}=1.")

@@ -1,0 +1,387 @@
+"""What the fake remembers and how it answers: workspace, code assets, blobs, jobs, run history, MLflow, assets."""
+
+from __future__ import annotations
+
+import copy
+import re
+import time
+import uuid
+
+import attrs
+
+from .blobs import BlobStore
+
+_WS = r"/subscriptions/(?P<sub>[^/]+)/resourceGroups/(?P<rg>[^/]+)/providers/Microsoft\.MachineLearningServices/workspaces/(?P<ws>[^/]+)"
+TERMINAL = ("Completed", "Failed", "Canceled")
+
+
+@attrs.define
+class JobScript:
+    """How a job walks through states, and what it leaves behind (logs, metrics, output files)."""
+
+    states: tuple = ("Queued", "Running", "Completed")
+    logs: dict = attrs.Factory(lambda: {"user_logs/std_log.txt": ["Epoch 1 loss 0.9", "Epoch 2 loss 0.5",
+                                                                   "Training finished"]})
+    metrics: dict = attrs.Factory(lambda: {"lr": [0.01], "loss": [0.9, 0.5]})
+    files: dict = attrs.Factory(lambda: {"outputs/model.pt": b"fake-model-bytes"})
+    error: dict | None = None
+
+
+@attrs.define
+class FakeJob:
+    name: str
+    body: dict
+    script: JobScript
+    polls: int = 0
+    canceled: bool = False
+    created: float = attrs.Factory(time.time)
+
+    def status(self, advance: bool = True) -> str:
+        if self.canceled:
+            return "Canceled"
+        status = self.script.states[min(self.polls, len(self.script.states) - 1)]
+        if advance:
+            self.polls += 1
+        return status
+
+    def current_status(self) -> str:
+        return self.status(advance=False) if self.polls == 0 else (
+            "Canceled" if self.canceled else self.script.states[min(self.polls - 1, len(self.script.states) - 1)])
+
+    def visible_log_lines(self, name: str) -> list:
+        lines = self.script.logs.get(name, [])
+        status = self.current_status()
+        if status in TERMINAL:
+            return lines
+        return lines[: len(lines) // 2] if status == "Running" else []
+
+
+class FakeState:
+    """All resources of one fake workspace; ``dispatch`` answers one request."""
+
+    def __init__(self, subscription_id: str, resource_group: str, workspace_name: str):
+        self.subscription_id, self.resource_group, self.workspace_name = subscription_id, resource_group, workspace_name
+        self.base_url = ""
+        self.codes: dict = {}  # (name, version) -> resource
+        self.jobs: dict = {}
+        self.job_creations = 0
+        self.models: dict = {}  # (name, version) -> resource
+        self.environments: dict = {}
+        self.computes: dict = {}
+        self.datastores = {"workspaceblobstore": True, "workspacefilestore": False}
+        self.blobs = BlobStore()
+        self.next_script: JobScript | None = None
+        self._routes = [(m, re.compile(p + r"$"), f) for m, p, f in self._route_table()]
+
+    @property
+    def ws_id(self) -> str:
+        return (f"/subscriptions/{self.subscription_id}/resourceGroups/{self.resource_group}/providers/"
+                f"Microsoft.MachineLearningServices/workspaces/{self.workspace_name}")
+
+    def _route_table(self):
+        return [
+            ("GET", _WS, self.get_workspace),
+            ("GET", r"/discovery", self.get_discovery),
+            ("GET", _WS + r"/codes/(?P<name>[^/]+)/versions", self.list_code_versions),
+            ("GET", _WS + r"/codes/(?P<name>[^/]+)/versions/(?P<version>[^/]+)", self.get_code_version),
+            ("POST", _WS + r"/codes/(?P<name>[^/]+)/versions/(?P<version>[^/]+)/startPendingUpload", self.start_upload),
+            ("PUT", _WS + r"/codes/(?P<name>[^/]+)/versions/(?P<version>[^/]+)", self.put_code_version),
+            ("PUT", _WS + r"/environments/(?P<name>[^/]+)/versions/(?P<version>[^/]+)", self.put_environment),
+            ("GET", _WS + r"/environments/(?P<name>[^/]+)/versions/(?P<version>[^/]+)", self.get_environment),
+            ("PUT", _WS + r"/jobs/(?P<name>[^/]+)", self.put_job),
+            ("GET", _WS + r"/jobs/(?P<name>[^/]+)", self.get_job),
+            ("GET", _WS + r"/jobs", self.list_jobs),
+            ("POST", _WS + r"/jobs/(?P<name>[^/]+)/cancel", self.cancel_job),
+            ("GET", r"/history/v1\.0" + _WS + r"(?:/experiments/[^/]+)?/runs/(?P<name>[^/]+)/details", self.run_details),
+            ("PATCH", r"/history/v1\.0" + _WS + r"/experiments/[^/]+/runs/(?P<name>[^/]+)", self.patch_run),
+            ("GET", r"/logs/(?P<name>[^/]+)/(?P<file>.+)", self.log_content),
+            ("GET", r"/artifact/v2\.0" + _WS + r"/artifacts/ExperimentRun/dcid\.(?P<name>[^/]+)", self.list_artifacts),
+            ("GET", r"/artifact/v2\.0" + _WS + r"/artifacts/contentinfo/ExperimentRun/dcid\.(?P<name>[^/]+)/(?P<file>.+)",
+             self.artifact_info),
+            ("GET", r"/artifactcontent/(?P<name>[^/]+)/(?P<file>.+)", self.artifact_content),
+            ("GET", r"/mlflow/v1\.0" + _WS + r"/api/2\.0/mlflow/runs/get", self.mlflow_run),
+            ("GET", r"/mlflow/v1\.0" + _WS + r"/api/2\.0/mlflow/metrics/get-history", self.mlflow_history),
+            ("GET", _WS + r"/computes/(?P<name>[^/]+)", self.get_compute),
+            ("PUT", _WS + r"/computes/(?P<name>[^/]+)", self.put_compute),
+            ("DELETE", _WS + r"/computes/(?P<name>[^/]+)", self.delete_compute),
+            ("GET", _WS + r"/computes", self.list_computes),
+            ("GET", _WS + r"/operationResults/(?P<name>[^/]+)", self.operation_result),
+            ("GET", _WS + r"/datastores/(?P<name>[^/]+)", self.get_datastore),
+            ("GET", _WS + r"/datastores", self.list_datastores),
+            ("GET", _WS + r"/models/(?P<name>[^/]+)/versions", self.list_model_versions),
+            ("GET", _WS + r"/models/(?P<name>[^/]+)/versions/(?P<version>[^/]+)", self.get_model_version),
+            ("PUT", _WS + r"/models/(?P<name>[^/]+)/versions/(?P<version>[^/]+)", self.put_model_version),
+            ("GET", _WS + r"/models/(?P<name>[^/]+)", self.get_model),
+        ]
+
+    def dispatch(self, method, path, query, headers, body):
+        if path.startswith("/blob/"):
+            return self.blobs.handle(method, path[len("/blob/"):], query, headers, body)
+        for route_method, pattern, func in self._routes:
+            match = pattern.match(path)
+            if match and route_method == method:
+                args = {k: v for k, v in match.groupdict().items() if k not in ("sub", "rg", "ws")}
+                if match.groupdict().get("ws") not in (None, self.workspace_name):
+                    return _not_found("Workspace", match["ws"])
+                return func(query=query, body=_json(body), **args)
+        return 404, {}, {"error": {"code": "NoRoute", "message": f"fake has no route for {method} {path}"}}
+
+    # ---- workspace ----------------------------------------------------------------------------------
+    def get_workspace(self, **_):
+        host = self.base_url.split("://", 1)[1]
+        return 200, {}, {
+            "id": self.ws_id, "name": self.workspace_name, "location": "eastus",
+            "type": "Microsoft.MachineLearningServices/workspaces",
+            "properties": {"discoveryUrl": f"{self.base_url}/discovery", "workspaceId": "fake-workspace-id",
+                           "mlFlowTrackingUri": f"azureml://{host}/mlflow/v1.0{self.ws_id}",
+                           "friendlyName": self.workspace_name}}
+
+    def get_discovery(self, **_):
+        return 200, {}, {"api": self.base_url, "catalog": self.base_url, "experimentation": self.base_url,
+                         "history": self.base_url, "modelmanagement": self.base_url, "pipelines": self.base_url,
+                         "studio": "https://ml.azure.com"}
+
+    # ---- code assets --------------------------------------------------------------------------------
+    def list_code_versions(self, name, query, **_):
+        wanted = query.get("hash")
+        found = [c for c in self.codes.values() if c["properties"]["properties"].get("hash_sha256") == wanted]
+        return 200, {}, {"value": found}
+
+    def get_code_version(self, name, version, **_):
+        item = self.codes.get((name, version))
+        return (200, {}, item) if item else _not_found("Code", name)
+
+    def start_upload(self, name, version, **_):
+        container = f"fake-{uuid.uuid4().hex[:8]}"
+        blob = f"{self.base_url}/blob/devstoreaccount1/{container}"
+        return 200, {}, {"blobReferenceForConsumption": {"blobUri": blob, "storageAccountArmId": "fake",
+                                                         "credential": {"credentialType": "SAS",
+                                                                        "sasUri": blob + "?sv=fake&sig=fake"}},
+                         "pendingUploadId": uuid.uuid4().hex, "pendingUploadType": "TemporaryBlobReference"}
+
+    def put_code_version(self, name, version, body, **_):
+        resource = {"id": f"{self.ws_id}/codes/{name}/versions/{version}", "name": version,
+                    "type": "Microsoft.MachineLearningServices/workspaces/codes/versions",
+                    "properties": body["properties"]}
+        self.codes[(name, version)] = resource
+        return 201, {}, resource
+
+    # ---- environments -------------------------------------------------------------------------------
+    def put_environment(self, name, version, body, **_):
+        resource = {"id": f"{self.ws_id}/environments/{name}/versions/{version}", "name": version,
+                    "properties": body["properties"]}
+        self.environments[(name, version)] = resource
+        return 201, {}, resource
+
+    def get_environment(self, name, version, **_):
+        item = self.environments.get((name, version))
+        return (200, {}, item) if item else _not_found("Environment", name)
+
+    # ---- jobs ---------------------------------------------------------------------------------------
+    def _job_resource(self, job: FakeJob) -> dict:
+        resource = copy.deepcopy(job.body)
+        props = resource.setdefault("properties", {})
+        props["status"] = job.current_status() if job.polls else "Starting"
+        props["services"] = {"Studio": {"jobServiceType": "Studio", "endpoint": (
+            f"https://ml.azure.com/runs/{job.name}?wsid={self.ws_id}")}}
+        resource.update({"id": f"{self.ws_id}/jobs/{job.name}", "name": job.name,
+                         "type": "Microsoft.MachineLearningServices/workspaces/jobs"})
+        return resource
+
+    def put_job(self, name, body, **_):
+        if name in self.jobs:  # a PUT of an existing job updates it; it does not start a second one
+            self.jobs[name].body = body
+            return 200, {}, self._job_resource(self.jobs[name])
+        self.job_creations += 1
+        self.jobs[name] = FakeJob(name, body, self.next_script or JobScript())
+        return 201, {}, self._job_resource(self.jobs[name])
+
+    def get_job(self, name, **_):
+        job = self.jobs.get(name)
+        if job is None:
+            return _not_found("Job", name)
+        job.status()
+        return 200, {}, self._job_resource(job)
+
+    def list_jobs(self, **_):
+        return 200, {}, {"value": [self._job_resource(j) for j in self.jobs.values()]}
+
+    def cancel_job(self, name, **_):
+        job = self.jobs.get(name)
+        if job is None:
+            return _not_found("Job", name)
+        job.canceled = True
+        return 202, {"Location": f"{self.base_url}{self.ws_id}/operationResults/cancel-{name}"}, None
+
+    def operation_result(self, name, **_):
+        return 200, {}, None
+
+    # ---- run history: details, logs, artifacts ------------------------------------------------------
+    def run_details(self, name, **_):
+        job = self.jobs.get(name)
+        if job is None:
+            return _not_found("Run", name)
+        status = job.status()
+        logs = {f: f"{self.base_url}/logs/{name}/{f}?sig=fake" for f in job.script.logs}
+        details = {"runId": name, "runUuid": str(uuid.uuid5(uuid.NAMESPACE_URL, name)), "status": status,
+                   "target": _compute_name(job.body), "startTimeUtc": "2026-01-01T00:00:00Z",
+                   "properties": {"azureml.runsource": "azureml.scriptrun"},
+                   "inputDatasets": [], "outputDatasets": [], "submittedBy": "Fake User",
+                   "logFiles": logs if status not in ("Queued", "NotStarted", "Starting") else {}}
+        if status in TERMINAL:
+            details["endTimeUtc"] = "2026-01-01T00:05:00Z"
+        if status == "Failed":
+            details["error"] = job.script.error or {"error": {"code": "UserError", "message": "script failed"}}
+        return 200, {}, details
+
+    def patch_run(self, name, body, **_):
+        """Run history's metadata PATCH (jobs.update): tags and properties are merged, not replaced."""
+        job = self.jobs.get(name)
+        if job is None:
+            return _not_found("Run", name)
+        props = job.body.setdefault("properties", {})
+        for key in ("tags", "properties"):
+            if body.get(key):
+                props[key] = {**(props.get(key) or {}), **body[key]}
+        for key in ("displayName", "description"):
+            if body.get(key) is not None:
+                props[key] = body[key]
+        return 200, {}, {"runId": name, "status": job.current_status(), "tags": props.get("tags") or {},
+                         "properties": props.get("properties") or {}}
+
+    def log_content(self, name, file, **_):
+        job = self.jobs.get(name)
+        if job is None or file not in job.script.logs:
+            return _not_found("Log", file)
+        lines = job.visible_log_lines(file)
+        return 200, {"Content-Type": "text/plain"}, "".join(line + "\n" for line in lines)
+
+    def _artifact_paths(self, job: FakeJob) -> list:
+        return sorted(list(job.script.files) + list(job.script.logs))
+
+    def list_artifacts(self, name, query, **_):
+        job = self.jobs.get(name)
+        if job is None:
+            return _not_found("Run", name)
+        return 200, {}, {"value": [{"origin": "ExperimentRun", "container": f"dcid.{name}", "path": p}
+                                   for p in self._artifact_paths(job)], "continuationToken": None}
+
+    def artifact_info(self, name, file, **_):
+        job = self.jobs.get(name)
+        if job is None or file not in self._artifact_paths(job):
+            return _not_found("Artifact", file)
+        return 200, {}, {"origin": "ExperimentRun", "container": f"dcid.{name}", "path": file,
+                         "contentUri": f"{self.base_url}/artifactcontent/{name}/{file}?sig=fake"}
+
+    def artifact_content(self, name, file, **_):
+        job = self.jobs[name]
+        if file in job.script.logs:
+            return 200, {}, "".join(line + "\n" for line in job.script.logs[file]).encode()
+        return 200, {}, job.script.files[file]
+
+    # ---- MLflow (metrics) ---------------------------------------------------------------------------
+    def _metrics(self, name):
+        job = self.jobs.get(name)
+        return None if job is None else job.script.metrics
+
+    def mlflow_run(self, query, **_):
+        metrics = self._metrics(query.get("run_id") or query.get("run_uuid"))
+        if metrics is None:
+            return 404, {}, {"error_code": "RESOURCE_DOES_NOT_EXIST", "message": "Run not found"}
+        latest = [{"key": k, "value": v[-1], "timestamp": 1700000000000 + len(v), "step": len(v) - 1}
+                  for k, v in metrics.items()]
+        run_id = query.get("run_id")
+        return 200, {}, {"run": {"info": {"run_id": run_id, "run_uuid": run_id, "experiment_id": "1",
+                                          "status": "FINISHED", "start_time": 1700000000000,
+                                          "lifecycle_stage": "active", "user_id": "fake"},
+                                 "data": {"metrics": latest, "params": [], "tags": []}}}
+
+    def mlflow_history(self, query, **_):
+        metrics = self._metrics(query.get("run_id") or query.get("run_uuid"))
+        if metrics is None:
+            return 404, {}, {"error_code": "RESOURCE_DOES_NOT_EXIST", "message": "Run not found"}
+        values = metrics.get(query.get("metric_key"), [])
+        return 200, {}, {"metrics": [{"key": query["metric_key"], "value": v, "timestamp": 1700000000000 + i,
+                                      "step": i} for i, v in enumerate(values)]}
+
+    # ---- computes, datastores -----------------------------------------------------------------------
+    def _compute_resource(self, name, props):
+        return {"id": f"{self.ws_id}/computes/{name}", "name": name, "location": "eastus",
+                "type": "Microsoft.MachineLearningServices/workspaces/computes", "properties": props}
+
+    def get_compute(self, name, **_):
+        props = self.computes.get(name)
+        return (200, {}, self._compute_resource(name, props)) if props else _not_found("Compute", name)
+
+    def put_compute(self, name, body, **_):
+        props = copy.deepcopy(body.get("properties", {}))
+        props["provisioningState"] = "Succeeded"
+        self.computes[name] = props
+        return 200, {}, self._compute_resource(name, props)
+
+    def delete_compute(self, name, **_):
+        self.computes.pop(name, None)
+        return 200, {}, None
+
+    def list_computes(self, **_):
+        return 200, {}, {"value": [self._compute_resource(n, p) for n, p in self.computes.items()]}
+
+    def _datastore_resource(self, name, default):
+        return {"id": f"{self.ws_id}/datastores/{name}", "name": name,
+                "properties": {"datastoreType": "AzureBlob", "accountName": "fakeaccount",
+                               "containerName": "azureml-blobstore-fake", "endpoint": "core.windows.net",
+                               "protocol": "https", "isDefault": default, "credentials": {"credentialsType": "None"}}}
+
+    def get_datastore(self, name, **_):
+        if name not in self.datastores:
+            return _not_found("Datastore", name)
+        return 200, {}, self._datastore_resource(name, self.datastores[name])
+
+    def list_datastores(self, query, **_):
+        items = [self._datastore_resource(n, d) for n, d in self.datastores.items()
+                 if query.get("isDefault", "").lower() != "true" or d]
+        return 200, {}, {"value": items}
+
+    # ---- models -------------------------------------------------------------------------------------
+    def list_model_versions(self, name, **_):
+        items = sorted((v for (n, _), v in self.models.items() if n == name), key=lambda r: -int(r["name"]))
+        return 200, {}, {"value": items}
+
+    def get_model_version(self, name, version, **_):
+        item = self.models.get((name, version))
+        return (200, {}, item) if item else _not_found("Model", name)
+
+    def get_model(self, name, **_):
+        versions = [int(v) for (n, v) in self.models if n == name]
+        if not versions:
+            return _not_found("Model", name)
+        return 200, {}, {"id": f"{self.ws_id}/models/{name}", "name": name,
+                         "properties": {"latestVersion": str(max(versions)), "nextVersion": str(max(versions) + 1)}}
+
+    def put_model_version(self, name, version, body, **_):
+        properties = {"flavors": {}, **body["properties"]}  # the service always answers with flavors
+        resource = {"id": f"{self.ws_id}/models/{name}/versions/{version}", "name": version,
+                    "properties": properties}
+        self.models[(name, version)] = resource
+        return 201, {}, resource
+
+
+def _json(body: bytes):
+    import json
+
+    if not body:
+        return None
+    try:
+        return json.loads(body)
+    except ValueError:
+        return None
+
+
+def _compute_name(body: dict) -> str:
+    compute_id = (body.get("properties") or {}).get("computeId") or "serverless"
+    return compute_id.rstrip("/").rsplit("/", 1)[-1]
+
+
+def _not_found(kind: str, name: str):
+    return 404, {"x-ms-error-code": "ResourceNotFound"}, {
+        "error": {"code": "ResourceNotFound", "message": f"{kind} {name} not found (fake)"}}
