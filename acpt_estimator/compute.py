@@ -62,7 +62,8 @@ class ComputeTarget:
             self.tags = {}
             return
         self.type = _V1_TYPES.get(str(entity.type).lower(), str(entity.type))
-        self.provisioning_state = entity.provisioning_state
+        state = entity.provisioning_state
+        self.provisioning_state = str(getattr(state, "value", state))  # the SDK gives an enum; v1 gave text
         self.location = entity.location
         self.tags = dict(entity.tags or {})
 

@@ -1,0 +1,136 @@
+"""The v1 Run API over a submitted v2 job: streaming, failure, metrics, files, models, cancel, tags."""
+
+from __future__ import annotations
+
+import pytest
+
+from acpt_estimator import PyTorch
+from acpt_estimator.exceptions import ActivityFailedException, ModelPathNotFoundException, UserErrorException
+from acpt_estimator.experiment import Experiment
+from acpt_estimator.run import Run
+from tests.fake_aml import JobScript
+from tests.fake_aml.fixtures import *  # noqa: F401,F403
+
+pytestmark = pytest.mark.integration
+
+
+@pytest.fixture
+def submit(fake_aml, cloud_workspace, make_project):
+    source = make_project()
+
+    def do(script: JobScript | None = None, experiment="runs"):
+        if script is not None:
+            fake_aml.script_next_job(script)
+        est = PyTorch(source, entry_script="train.py", compute_target="gpu-cluster", use_gpu=True)
+        return Experiment(cloud_workspace, experiment).submit(est)
+
+    return do
+
+
+def test_wait_for_completion_streams_the_log_like_v1(submit, capsys):
+    lines = [f"epoch {i} loss {1 / (i + 1):.3f}" for i in range(6)]
+    run = submit(JobScript(states=("Queued", "Running", "Running", "Completed"),
+                           logs={"user_logs/std_log.txt": lines}))
+    assert isinstance(run, Run)
+
+    details = run.wait_for_completion(show_output=True)
+
+    out = capsys.readouterr().out
+    assert out.startswith(f"RunId: {run.id}\nWeb View: https://ml.azure.com/runs/{run.id}?wsid=")
+    assert "Streaming user_logs/std_log.txt\n===============================\n" in out
+    assert all(out.count(line + "\n") == 1 for line in lines)  # partial logs are printed incrementally, once
+    assert out.index(lines[0]) < out.index(lines[-1]) < out.index("Execution Summary\n=================\n")
+    assert details["status"] == "Completed" and details["runId"] == run.id
+    assert details["target"] == "gpu-cluster" and "endTimeUtc" in details
+    assert details["runDefinition"]["environment"] == "azureml:AzureML-acpt-pytorch-2.8-cuda12.6@latest"
+    assert run.get_status() == "Completed"
+
+
+def test_failed_run_raises_activity_failed(submit, capsys):
+    error = {"error": {"code": "UserError", "message": "ZeroDivisionError: division by zero"}}
+    run = submit(JobScript(states=("Running", "Failed"), logs={"user_logs/std_log.txt": ["Traceback ..."]},
+                           error=error))
+    with pytest.raises(ActivityFailedException) as info:
+        run.wait_for_completion(show_output=True)
+    assert info.value.message.startswith("Activity Failed:\n")
+    assert "ZeroDivisionError: division by zero" in info.value.message
+    assert "Traceback ..." in capsys.readouterr().out
+
+    details = run.wait_for_completion(show_output=False, raise_on_error=False)
+    assert details["status"] == "Failed" and details["error"] == error
+
+
+def test_streams_the_rank_zero_log_of_a_distributed_job(submit, capsys):
+    logs = {f"user_logs/std_log_process_{rank}.txt": [f"rank {rank} says hi"] for rank in (1, 0, 2)}
+    run = submit(JobScript(states=("Running", "Completed"), logs=logs))
+    run.wait_for_completion(show_output=True)
+    out = capsys.readouterr().out
+    assert "rank 0 says hi" in out and "rank 1 says hi" not in out and "rank 2 says hi" not in out
+
+
+def test_get_metrics_has_v1_scalar_and_list_semantics(submit):
+    run = submit(JobScript(metrics={"lr": [0.01], "loss": [0.9, 0.5, 0.25], "best_val_acc": [0.5, 0.75]}))
+    run.wait_for_completion()
+    metrics = run.get_metrics()
+    assert metrics == {"lr": 0.01, "loss": [0.9, 0.5, 0.25], "best_val_acc": [0.5, 0.75]}
+    assert metrics["best_val_acc"][-1] == 0.75  # what v1 samples do
+    assert run.get_metrics("lr") == {"lr": 0.01} and run.get_metrics("nope") == {}
+
+
+def test_files_can_be_listed_and_downloaded(submit, tmp_path):
+    run = submit(JobScript(files={"outputs/model.pt": b"weights", "outputs/logs/events.txt": b"e",
+                                  "logs/tb/run1": b"tb"}))
+    run.wait_for_completion()
+    names = run.get_file_names()
+    assert names == ["logs/tb/run1", "outputs/logs/events.txt", "outputs/model.pt", "user_logs/std_log.txt"]
+
+    run.download_file("outputs/model.pt", output_file_path=str(tmp_path))
+    assert (tmp_path / "model.pt").read_bytes() == b"weights"
+    run.download_file("outputs/model.pt")  # v1 default: basename in the cwd
+    assert open("model.pt", "rb").read() == b"weights"
+    with pytest.raises(UserErrorException, match="outputs/missing.pt was not found"):
+        run.download_file("outputs/missing.pt")
+
+    run.download_files(prefix="outputs/", output_directory=str(tmp_path / "all"))
+    assert (tmp_path / "all/outputs/logs/events.txt").read_bytes() == b"e"
+    run.download_files(prefix="outputs/", output_directory=str(tmp_path / "flat"), append_prefix=False)
+    assert (tmp_path / "flat/model.pt").read_bytes() == b"weights"
+
+
+def test_register_model_points_at_the_job_output(fake_aml, submit):
+    run = submit()
+    run.wait_for_completion()
+    model = run.register_model("mnist", model_path="outputs/model.pt", tags={"acc": 0.9},
+                               model_framework="PyTorch")
+    put = fake_aml.calls("PUT", r"/models/mnist/versions/1$")
+    assert len(put) == 1
+    props = put[0].json()["properties"]
+    assert props["modelUri"] == f"azureml://jobs/{run.id}/outputs/artifacts/paths/outputs/model.pt"
+    assert props["modelType"] == "custom_model" and props["tags"] == {"acc": "0.9"}
+    assert props["properties"]["model_framework"] == "PyTorch"
+    assert model.name == "mnist" and model.version == "1"
+    assert fake_aml.calls("PUT", r"^/blob/.*model") == []  # nothing is uploaded: the service copies the output
+    with pytest.raises(ModelPathNotFoundException, match="outputs/nope.pt"):
+        run.register_model("mnist", model_path="outputs/nope.pt")
+
+
+def test_cancel_calls_cancel(fake_aml, submit):
+    run = submit(JobScript(states=("Queued", "Running", "Running", "Running")))
+    assert run.get_status() == "Queued"
+    run.cancel()
+    assert len(fake_aml.calls("POST", rf"/jobs/{run.id}/cancel$")) == 1
+    assert run.get_status() == "Canceled"
+    assert run.wait_for_completion()["status"] == "Canceled"
+
+
+def test_tags_are_merged_and_runs_listed_per_experiment(fake_aml, submit):
+    first = submit(experiment="tagged")
+    submit(experiment="other")
+    first.tag("stage", "baseline")
+    first.set_tags({"owner": "ml-team"})
+    assert first.get_tags() == {"stage": "baseline", "owner": "ml-team"}
+    patches = fake_aml.calls("PATCH", rf"/experiments/tagged/runs/{first.id}$")
+    assert [p.json()["tags"] for p in patches] == [{"stage": "baseline"}, {"owner": "ml-team"}]
+    runs = first.experiment.get_runs()
+    assert [r.id for r in runs] == [first.id]
+    assert runs[0].get_portal_url().startswith(f"https://ml.azure.com/runs/{first.id}")
