@@ -96,9 +96,9 @@ def _classify(root: str, rel: str) -> str | None:
         return "certificate store that usually holds a private key"
     if lower.endswith(_KEY_SUFFIXES) and _head(root, rel).find(_PRIVATE_KEY_MARK) >= 0:
         return "private key"
-    if lower.endswith(".json") and (lower in _CONFIG_JSON or "cred" in lower or "secret" in lower
-                                    or "service_account" in lower or "auth" in lower):
-        return _json_secret(root, rel)
+    if lower.endswith(".json"):
+        return _json_secret(root, rel, named=lower in _CONFIG_JSON or any(
+            word in lower.replace("-", "_") for word in ("cred", "secret", "service_account", "auth", "key")))
     return None
 
 
@@ -110,10 +110,18 @@ def _head(root: str, rel: str) -> bytes:
         return b""
 
 
-def _json_secret(root: str, rel: str) -> str | None:
+def _json_secret(root: str, rel: str, named: bool) -> str | None:
+    """Any small JSON with an embedded private key (service-account keys); secret fields in credential-ish names."""
+    try:
+        if os.path.getsize(os.path.join(root, rel)) > _SCAN_BYTES:
+            return None  # data, not a key file
+    except OSError:
+        return None
     head = _head(root, rel)
     if _PRIVATE_KEY_MARK in head:
         return "credentials file with a private key"
+    if not named:
+        return None
     try:
         data = json.loads(head)
     except ValueError:
@@ -153,10 +161,8 @@ def _secrets_message(source_directory: str, found: list[tuple[str, str]]) -> str
     ignore = _ignore_file_hint(source_directory)
     lines = "\n".join(f"    {rel}" for rel, _ in found)
     note = ""
-    if ignore.endswith(".amlignore") and not os.path.isfile(ignore) and \
-            os.path.isfile(os.path.join(source_directory, ".gitignore")):
-        ignore = os.path.join(source_directory, ".gitignore")
-        note = " (.gitignore is used because there is no .amlignore; a new .amlignore would replace it entirely)"
+    if ignore.endswith(".gitignore"):
+        note = " (it is used because there is no .amlignore; a new .amlignore would replace it entirely)"
     return (f"Refusing to upload source_directory={source_directory!r}: it contains files that look like secrets, "
             f"and anything in it is copied to the workspace's storage and readable by everyone with workspace "
             f"access:\n{listed}\nAdd these lines to {ignore}{note}:\n{lines}\nor move the files out of the "
