@@ -51,6 +51,9 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("driver")
     run.add_argument("driver_args", nargs="*", help="arguments for the driver, after --")
     run.set_defaults(func=cmd_run)
+    from .onnx.cli import add_onnx_subcommands
+
+    add_onnx_subcommands(sub)
     return parser
 
 

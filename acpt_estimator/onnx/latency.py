@@ -1,0 +1,78 @@
+"""Latency of eager PyTorch and each ONNX variant, on the same inputs in the same process."""
+
+from __future__ import annotations
+
+import statistics
+import time
+
+from . import inputs as _inputs
+from . import runtime
+from .report import LatencyRow
+
+
+def batch_dim(specs) -> str | None:
+    """The dynamic dim on axis 0 of the first input that has one: the batch, by convention."""
+    for spec in specs:
+        if spec.dims and isinstance(spec.dims[0], str):
+            return spec.dims[0]
+    return None
+
+
+def measure(model, variants: dict, specs, *, batches=(1, 32), repeats=30, warmup=5, threads=None, seed=0):
+    """``([LatencyRow], setup text)``: median of ``repeats`` calls after ``warmup``, per variant and batch.
+
+    Calls are interleaved (one call of each runtime per round) so that load from other processes on a shared
+    machine lands on every runtime alike instead of on whichever ran during the busy second.
+    """
+    import numpy as np
+    import torch
+
+    threads = threads or torch.get_num_threads()
+    previous = torch.get_num_threads()
+    torch.set_num_threads(threads)
+    try:
+        dim = batch_dim(specs)
+        if dim is None:  # no dynamic batch axis: only the example's own batch can run
+            sizes = [(specs[0].example_shape[0] if specs and specs[0].example_shape else 1, {})]
+        else:
+            sizes = [(b, {dim: b}) for b in batches]
+        sessions = {name: runtime.ort_session(path, threads=threads) for name, path in variants.items()}
+        names = [s.name for s in specs]
+        rows = []
+        rng = np.random.default_rng(seed)
+        for batch, dims in sizes:
+            arrays = _inputs.make_inputs(specs, {**_inputs.example_sizes(specs), **dims}, rng)
+            tensors = [torch.from_numpy(a) for a in arrays]
+            calls = {"pytorch": _eager(model, tensors)}
+            for name, session in sessions.items():
+                calls[name] = _ort(session, runtime.feed(session, names, arrays))
+            timings = {name: [] for name in calls}
+            for i in range(warmup + repeats):
+                for name, call in calls.items():
+                    started = time.perf_counter()
+                    call()
+                    if i >= warmup:
+                        timings[name].append(time.perf_counter() - started)
+            eager = statistics.median(timings["pytorch"])
+            for name, samples in timings.items():
+                median = statistics.median(samples)
+                rows.append(LatencyRow(name, batch, median * 1e3, eager / median))
+    finally:
+        torch.set_num_threads(previous)
+    setup = (f"median of {repeats} runs after {warmup} warm-up, {threads} thread(s) for torch and ORT, "
+             f"CPUExecutionProvider; speed-up = eager ms / variant ms")
+    return rows, setup
+
+
+def _eager(model, tensors):
+    import torch
+
+    def call():
+        with torch.inference_mode():
+            model(*tensors)
+
+    return call
+
+
+def _ort(session, feed):
+    return lambda: session.run(None, feed)
