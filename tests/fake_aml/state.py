@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import json
 import re
 import time
 import uuid
@@ -25,6 +26,7 @@ class JobScript:
     metrics: dict = attrs.Factory(lambda: {"lr": [0.01], "loss": [0.9, 0.5]})
     files: dict = attrs.Factory(lambda: {"outputs/model.pt": b"fake-model-bytes"})
     error: dict | None = None
+    children: tuple = ()  # sweep trials: (hyperparameters dict, JobScript) pairs
 
 
 @attrs.define
@@ -34,6 +36,7 @@ class FakeJob:
     script: JobScript
     polls: int = 0
     canceled: bool = False
+    parent: str | None = None
     created: float = attrs.Factory(time.time)
 
     def status(self, advance: bool = True) -> str:
@@ -93,6 +96,7 @@ class FakeState:
             ("GET", _WS + r"/jobs", self.list_jobs),
             ("POST", _WS + r"/jobs/(?P<name>[^/]+)/cancel", self.cancel_job),
             ("GET", r"/history/v1\.0" + _WS + r"(?:/experiments/[^/]+)?/runs/(?P<name>[^/]+)/details", self.run_details),
+            ("GET", r"/history/v1\.0" + _WS + r"/runs/(?P<name>[^/]+)/children", self.run_children),
             ("PATCH", r"/history/v1\.0" + _WS + r"/experiments/[^/]+/runs/(?P<name>[^/]+)", self.patch_run),
             ("GET", r"/logs/(?P<name>[^/]+)/(?P<file>.+)", self.log_content),
             ("GET", r"/artifact/v2\.0" + _WS + r"/artifacts/ExperimentRun/dcid\.(?P<name>[^/]+)", self.list_artifacts),
@@ -193,7 +197,15 @@ class FakeState:
             self.jobs[name].body = body
             return 200, {}, self._job_resource(self.jobs[name])
         self.job_creations += 1
-        self.jobs[name] = FakeJob(name, body, self.next_script or JobScript())
+        script = self.next_script or JobScript()
+        self.jobs[name] = FakeJob(name, body, script)
+        for index, (params, child_script) in enumerate(script.children):  # the service starts sweep trials
+            props = body["properties"]
+            child_body = {"properties": {"jobType": "Command", "experimentName": props.get("experimentName"),
+                                         "computeId": (props.get("trial") or {}).get("computeId") or props.get("computeId"),
+                                         "tags": {}, "properties": {"hyperparameters": json.dumps(params)}}}
+            child = f"{name}_{index}"
+            self.jobs[child] = FakeJob(child, child_body, child_script, parent=name)
         return 201, {}, self._job_resource(self.jobs[name])
 
     def get_job(self, name, **_):
@@ -233,6 +245,12 @@ class FakeState:
         if status == "Failed":
             details["error"] = job.script.error or {"error": {"code": "UserError", "message": "script failed"}}
         return 200, {}, details
+
+    def run_children(self, name, **_):
+        runs = [{"runId": j.name, "parentRunId": name, "status": j.current_status(), "experimentId": "exp-id",
+                 "tags": j.body["properties"].get("tags") or {}, "properties": j.body["properties"]["properties"],
+                 "createdUtc": "2026-01-01T00:00:00Z"} for j in self.jobs.values() if j.parent == name]
+        return 200, {}, {"value": runs, "continuationToken": None}
 
     def patch_run(self, name, body, **_):
         """Run history's metadata PATCH (jobs.update): tags and properties are merged, not replaced."""
@@ -367,8 +385,6 @@ class FakeState:
 
 
 def _json(body: bytes):
-    import json
-
     if not body:
         return None
     try:

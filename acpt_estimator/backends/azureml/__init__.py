@@ -10,6 +10,13 @@ def submit(spec, experiment):
     return _submit(spec, experiment)
 
 
+def submit_sweep(config, experiment, tags=None):
+    """Submit a HyperDriveConfig as a v2 sweep job; returns a CloudHyperDriveRun."""
+    from .sweep_run import submit_sweep as _submit_sweep
+
+    return _submit_sweep(config, experiment, tags=tags)
+
+
 def list_runs(experiment) -> list:
     """Cloud runs of the experiment; none for local-only workspaces or when nothing may reach Azure."""
     workspace = experiment.workspace

@@ -25,8 +25,13 @@ def ml_client(workspace):
             "or keep local runs forced.")
     with _lock:
         if workspace._client is None:
-            from azure.ai.ml import MLClient
-
+            try:
+                from azure.ai.ml import MLClient
+                import azure.identity  # noqa: F401  (DefaultAzureCredential and the v1 auth mappings)
+            except ImportError as err:
+                raise UserErrorException(
+                    f"Submitting to Azure ML needs azure-ai-ml and azure-identity ({err.name} is missing). Install "
+                    "them with: pip install 'acpt-estimator[azure]'") from None
             credential = to_credential(workspace._auth)
             extra = {} if workspace._cloud in (None, "AzureCloud") else {"cloud": workspace._cloud}
             workspace._credential = credential

@@ -1,0 +1,44 @@
+"""HyperDriveConfig submitted to Azure ML: one v2 sweep job; trials read back like v1's HyperDriveRun."""
+
+from __future__ import annotations
+
+import pytest
+
+from acpt_estimator import PyTorch
+from acpt_estimator.experiment import Experiment
+from acpt_estimator.hyperdrive import (BanditPolicy, HyperDriveConfig, PrimaryMetricGoal, RandomParameterSampling,
+                                       choice, uniform)
+from tests.fake_aml import JobScript
+from tests.fake_aml.fixtures import *  # noqa: F401,F403
+
+pytestmark = pytest.mark.integration
+
+
+def test_sweep_job_and_best_trial(fake_aml, cloud_workspace, make_project):
+    est = PyTorch(make_project(), entry_script="train.py", compute_target="gpu-cluster", use_gpu=True,
+                  script_params={"--epochs": 5, "--learning_rate": 0.1})
+    config = HyperDriveConfig(RandomParameterSampling({"learning_rate": uniform(0.001, 0.1),
+                                                       "--batch-size": choice(16, 32)}),
+                              "val_acc", PrimaryMetricGoal.MAXIMIZE, max_total_runs=3, max_concurrent_runs=2,
+                              policy=BanditPolicy(slack_factor=0.1), estimator=est)
+    trials = tuple(({"learning_rate": lr}, JobScript(states=("Completed",), metrics={"val_acc": accs}))
+                   for lr, accs in ((0.01, [0.5, 0.7]), (0.05, [0.9, 0.6]), (0.09, [0.8])))
+    fake_aml.script_next_job(JobScript(states=("Running", "Completed"), children=trials))
+
+    run = Experiment(cloud_workspace, "hd").submit(config)
+
+    body = [r for r in fake_aml.calls("PUT", r"/jobs/[^/]+$")][0].json()["properties"]
+    assert body["jobType"] == "Sweep" and body["objective"] == {"goal": "maximize", "primaryMetric": "val_acc"}
+    assert set(body["searchSpace"]) == {"learning_rate", "batch_size"}
+    assert body["limits"]["maxTotalTrials"] == 3 and body["limits"]["maxConcurrentTrials"] == 2
+    assert body["earlyTermination"]["policyType"] == "Bandit"
+    assert run.type == "hyperdrive"
+    assert run.wait_for_completion()["status"] == "Completed"
+
+    assert sorted(run.get_metrics().values(), key=str) == [{"val_acc": 0.8}, {"val_acc": [0.5, 0.7]},
+                                                          {"val_acc": [0.9, 0.6]}]
+    best = run.get_best_run_by_primary_metric()
+    assert best.id == f"{run.id}_1"  # max over each trial's values: 0.9 beats 0.8 and 0.7
+    rows = run.get_children_sorted_by_primary_metric(top=2)
+    assert [(r["run_id"][-2:], r["best_primary_metric"]) for r in rows] == [("_1", 0.9), ("_2", 0.8)]
+    assert run.get_hyperparameters()[f"{run.id}_0"] == '{"learning_rate": 0.01}'
