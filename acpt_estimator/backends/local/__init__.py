@@ -1,0 +1,45 @@
+"""The local backend: a JobSpec runs on this machine through mpiexec and becomes a LocalRun in the local store.
+
+The store is ``$ACPT_ESTIMATOR_HOME`` (default ``./.acpt``): ``runs/<run id>/`` (run.json, snapshot/, files/,
+metrics/), ``models/``, ``datastores/`` (local stand-ins for datastore paths) and ``mlruns/`` (MLflow).
+"""
+
+from __future__ import annotations
+
+from .store import HOME_VAR, home
+
+__all__ = ["HOME_VAR", "get_run", "home", "list_runs", "submit"]
+
+
+def submit(spec, experiment):
+    """Start ``spec`` locally; returns its LocalRun at once (v1's ``exp.submit``)."""
+    from .job import start
+
+    return start(spec, experiment)
+
+
+def list_runs(experiment, store_home: str | None = None) -> list:
+    """The experiment's local runs, newest first."""
+    from .run import LocalRun
+    from .store import all_run_records, run_paths
+
+    name = getattr(experiment, "name", experiment)
+    base = store_home or home()
+    return [LocalRun(run_paths(r["runId"], base), experiment=experiment if experiment is not name else None)
+            for r in all_run_records(base) if r.get("experimentName") == name]
+
+
+def get_run(run_id: str, store_home: str | None = None):
+    """Reopen a local run by id (from this or an earlier process)."""
+    import os
+
+    from ...exceptions import UserErrorException
+    from .run import LocalRun
+    from .store import run_paths
+
+    paths = run_paths(run_id, store_home)
+    if not os.path.isfile(paths.run_json):
+        raise UserErrorException(
+            f"No local run {run_id!r} in {paths.home}. Runs live under $ACPT_ESTIMATOR_HOME (default ./.acpt in "
+            "the directory the driver ran from); set ACPT_ESTIMATOR_HOME to that store.")
+    return LocalRun(paths)

@@ -1,0 +1,67 @@
+"""Data inputs and outputs of a local run: local paths handed over, datastore paths mapped into the store."""
+
+from __future__ import annotations
+
+import os
+import re
+
+from ...exceptions import UserErrorException
+from .store import datastore_folder
+
+_DATASTORE_URI = re.compile(r"^azureml://datastores/(?P<ds>[^/]+)/paths/(?P<path>.*)$")
+
+
+def _local_path(uri: str) -> str | None:
+    if uri.startswith("file://"):
+        return uri[len("file://"):]
+    if "://" in uri or uri.startswith("azureml:"):
+        return None
+    return uri
+
+
+def input_path(item, store_home: str) -> str:
+    """The path a job reads ``item`` (a DataInput) from; fails naming the path it expected."""
+    local = _local_path(item.uri)
+    if item.kind == "local" or local is not None:
+        path = os.path.abspath(local if local is not None else item.uri)
+        if not os.path.exists(path):
+            raise UserErrorException(
+                f"Input {item.reference_name!r} points at {path}, which does not exist. Create it or pass "
+                "another path.")
+        return path
+    match = _DATASTORE_URI.match(item.uri)
+    if match is None:
+        raise UserErrorException(
+            f"Input {item.reference_name!r} ({item.uri}) is a registered dataset or remote URI; local runs read "
+            "datastore paths and local folders only. Pass a datastore path (ds.path('folder')) or a local "
+            "folder, or run on Azure.")
+    path = datastore_folder(store_home, match["ds"], match["path"])
+    if not os.path.exists(path):
+        raise UserErrorException(
+            f"Input {item.reference_name!r} reads datastore path {item.uri}, which has no local copy: expected "
+            f"{path}. Copy the data there (local runs stand in {os.path.join(store_home, 'datastores')} for "
+            "the workspace's datastores; set ACPT_ESTIMATOR_HOME to use another store), or pass a local path.")
+    return path
+
+
+def output_path(item, store_home: str) -> str:
+    """Outputs (``as_upload``) are written straight into the local datastore folder; created here."""
+    match = _DATASTORE_URI.match(item.uri)
+    if match is not None:
+        path = datastore_folder(store_home, match["ds"], match["path"])
+    else:
+        local = _local_path(item.uri)
+        if local is None:
+            raise UserErrorException(
+                f"Output {item.reference_name!r} ({item.uri}) cannot be written by a local run; use a datastore "
+                "path or a local folder.")
+        path = os.path.abspath(local)
+    os.makedirs(path, exist_ok=True)
+    return path
+
+
+def resolve(spec, store_home: str) -> tuple[dict, dict]:
+    """({input name: path}, {output name: path}) for every input and output of ``spec``."""
+    inputs = {item.name: input_path(item, store_home) for item in spec.inputs}
+    outputs = {item.name: output_path(item, store_home) for item in spec.outputs}
+    return inputs, outputs

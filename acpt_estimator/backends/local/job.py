@@ -1,0 +1,253 @@
+"""One local job: prepare the run folder, launch it under a Supervisor, then collect and record the result."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import sys
+import threading
+import time
+
+from ...snapshot import copy_snapshot
+from ...spec import InputRef, Literal, OutputRef
+from . import inputs as data
+from . import mlflow_store, procs
+from .launch import LaunchContext, plan_launch
+from .mpi import find_launcher
+from .store import RunPaths, home, new_run_id, user, write_json
+from .supervisor import Supervisor
+
+TERMINAL = ("Completed", "Failed", "Canceled")
+TAIL_LINES = 30
+LAUNCHER_LOG = "system_logs/mpiexec.txt"
+
+
+class LocalJob:
+    """The in-process state of a running local job; run.json mirrors it for other processes."""
+
+    def __init__(self, paths: RunPaths, record: dict, supervisor_args: dict, plan, mlflow_exp: str):
+        self.paths, self.record, self.plan, self.mlflow_exp = paths, record, plan, mlflow_exp
+        self._lock = threading.Lock()
+        self.supervisor = Supervisor(on_started=self._started, on_finished=self._finished, **supervisor_args)
+
+    @property
+    def status(self) -> str:
+        return self.record["status"]
+
+    @property
+    def done(self) -> threading.Event:
+        return self.supervisor.done
+
+    def start(self) -> None:
+        self._set(status="Starting")  # run.json must exist before any rank calls Run.get_context()
+        self.supervisor.start()
+
+    def cancel(self, reason: str = "canceled") -> None:
+        self.supervisor.request_end(reason)
+
+    def _set(self, persist: bool = True, **fields) -> None:
+        with self._lock:
+            self.record.update(fields)
+            if persist:
+                write_json(self.paths.run_json, self.record)
+
+    def _started(self) -> None:
+        self._set(status="Running", startTime=self.supervisor.started)
+
+    def _finished(self, outcome) -> None:
+        self._set(persist=False, status="Finalizing")
+        status, error = _verdict(outcome, self.record, self.plan, self.paths)
+        fields = {"status": status, "endTime": outcome.ended, "error": error, "endReason": outcome.reason,
+                  "ranks": [{"rank": e.rank, "exitCode": e.code} for e in outcome.exits], "warnings": []}
+        # Whatever goes wrong while tidying up, the run must still reach its final status.
+        for step, action in (("collect ./outputs and ./logs", lambda: _collect(self.paths)),
+                             ("copy metrics into the MLflow store", lambda: _export_mlflow(
+                                 self.paths, self.record, self.mlflow_exp, status, outcome.ended))):
+            try:
+                action()
+            except Exception as err:  # noqa: BLE001 - reported in the run's warnings instead
+                fields["warnings"].append(f"Could not {step}: {err}")
+        self._set(**fields)
+
+
+def start(spec, experiment) -> "LocalRun":  # noqa: F821 - imported lazily below
+    """Submit ``spec`` to this machine; returns the LocalRun at once, like v1's ``exp.submit``."""
+    from .run import LocalRun
+
+    store_home = home()
+    launcher = find_launcher()  # fail before creating anything when there is no MPI
+    input_paths, output_paths = data.resolve(spec, store_home)
+    experiment_name = spec.experiment_name or experiment.name
+    run_id = new_run_id(experiment_name)
+    paths = RunPaths(store_home, run_id)
+    paths.create()
+    now = time.time()
+    record = _initial_record(spec, experiment, run_id, now, input_paths, output_paths, launcher)
+    try:
+        job = _prepare(spec, paths, record, launcher, input_paths, output_paths, now)
+        job.start()
+    except BaseException as err:
+        # Leave no run that looks alive: record why it never started, then let the caller see the error.
+        record.update(status="Failed", endTime=time.time(), endReason="not started",
+                      error={"code": "UserError", "message": f"The run could not be started: {err}"})
+        write_json(paths.run_json, record)
+        raise
+    return LocalRun(paths, experiment=experiment, job=job)
+
+
+def _prepare(spec, paths, record, launcher, input_paths, output_paths, now) -> LocalJob:
+    """Snapshot, MLflow run and launch plan: everything between the run record and the first process."""
+    store_home, run_id, experiment_name = paths.home, record["runId"], record["experimentName"]
+    copy_snapshot(spec.source_directory, paths.snapshot)
+    mlflow_exp = mlflow_store.create_run(store_home, experiment_name, run_id, start_ms=int(now * 1000),
+                                         artifact_dir=paths.files)
+    ctx = LaunchContext(
+        run_id=run_id, experiment_name=experiment_name, run_dir=paths.root, workdir=paths.snapshot,
+        user_logs=paths.user_logs, status_dir=paths.status, store_home=store_home, python=sys.executable,
+        launcher=launcher, master_port=_free_port(), base_env=os.environ, input_paths=input_paths,
+        output_paths=output_paths, workspace=record["workspace"],
+        mlflow_tracking_uri=mlflow_store.tracking_uri(store_home), mlflow_experiment_id=mlflow_exp,
+        is_root=os.geteuid() == 0, cores=len(os.sched_getaffinity(0)))
+    plan = plan_launch(spec, ctx)
+    with open(paths.rank_script, "w", encoding="utf-8") as handle:
+        handle.write(plan.script)
+    record["runDefinition"]["launcher"] = {"path": launcher.path, "flavour": launcher.flavour,
+                                           "version": launcher.version, "argv": list(plan.argv)}
+    record["mlflow"] = {"experimentId": mlflow_exp, "trackingUri": ctx.mlflow_tracking_uri}
+    return LocalJob(paths, record, dict(
+        argv=plan.argv, env=plan.env, run_id=run_id, status_dir=paths.status,
+        cancel_flag=paths.cancel_flag, launcher_log=os.path.join(paths.files, LAUNCHER_LOG),
+        max_seconds=spec.max_run_duration_seconds), plan, mlflow_exp)
+
+
+def _initial_record(spec, experiment, run_id, now, input_paths, output_paths, launcher) -> dict:
+    workspace = getattr(experiment, "workspace", None)
+    dist = spec.distribution
+    return {
+        "runId": run_id, "experimentName": spec.experiment_name or experiment.name, "displayName": spec.display_name,
+        "status": "Preparing", "createdTime": now, "startTime": None, "endTime": None, "target": "local",
+        "workspace": {"name": getattr(workspace, "name", "local"),
+                      "subscription_id": getattr(workspace, "subscription_id", "local"),
+                      "resource_group": getattr(workspace, "resource_group", "local"),
+                      "is_local": bool(getattr(workspace, "is_local", True))},
+        "properties": {"azureml.runsource": "experiment", "_azureml.ComputeTargetType": "local",
+                       "acpt.requestedTarget": str(spec.compute.target), "acpt.launcher": launcher.description},
+        "tags": dict(spec.tags), "submittedBy": user(),
+        "supervisor": {"pid": os.getpid(), "startTicks": procs.start_time(os.getpid())},
+        "inputs": {item.reference_name: input_paths[item.name] for item in spec.inputs},
+        "inputDatasets": [{"dataset": {"name": item.dataset_name or item.reference_name, "uri": item.uri},
+                           "consumptionDetails": {"type": "RunInput", "inputName": item.reference_name,
+                                                  "mechanism": item.mode.capitalize()},
+                           "localPath": input_paths[item.name]} for item in spec.inputs],
+        "outputDatasets": [{"dataset": {"name": item.reference_name, "uri": item.uri},
+                            "outputDetails": {"outputName": item.reference_name},
+                            "localPath": output_paths[item.name]} for item in spec.outputs],
+        "runDefinition": {
+            "script": spec.entry_script, "command": spec.command, "arguments": [_v1_argument(t, spec) for t in spec.arguments],
+            "target": "local", "framework": "PyTorch" if dist.kind == "pytorch" else "Python",
+            "communicator": {"none": "None", "mpi": "Mpi"}.get(dist.kind, (dist.backend or "").capitalize()),
+            "nodeCount": dist.node_count, "mpi": {"processCountPerNode": dist.process_count_per_node},
+            "pyTorch": {"communicationBackend": dist.backend, "processCount": dist.world_size},
+            "distribution": dist.spelling, "environmentVariables": dict(spec.environment_variables),
+            "environment": {"name": spec.environment.name, "version": spec.environment.version,
+                            "localInterpreter": sys.executable},
+            "maxRunDurationSeconds": spec.max_run_duration_seconds, "sourceDirectory": spec.source_directory},
+    }
+
+
+def _v1_argument(token, spec) -> str:
+    if isinstance(token, Literal):
+        return token.value
+    if isinstance(token, (InputRef, OutputRef)):
+        items = spec.inputs if isinstance(token, InputRef) else spec.outputs
+        ref = next((i.reference_name for i in items if i.name == token.name), token.name)
+        return f"$AZUREML_DATAREFERENCE_{ref}"
+    return str(token)
+
+
+def _free_port() -> int:
+    # Each job gets its own MASTER_PORT: two local jobs at once must not collide (runtime.md §3).
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _collect(paths: RunPaths) -> None:
+    """./outputs and ./logs of the working directory become the run's outputs/ and logs/ (v1: uploaded)."""
+    for name in ("outputs", "logs"):
+        source, target = os.path.join(paths.snapshot, name), os.path.join(paths.files, name)
+        if not os.path.isdir(source) or os.path.islink(source):
+            continue
+        if not os.path.exists(target):
+            os.replace(source, target)  # same file system: instant whatever the size
+            continue
+        for root, _, names in os.walk(source):  # merge with files uploaded during the run
+            dest = os.path.join(target, os.path.relpath(root, source))
+            os.makedirs(dest, exist_ok=True)
+            for file_name in names:
+                os.replace(os.path.join(root, file_name), os.path.join(dest, file_name))
+        shutil.rmtree(source, ignore_errors=True)
+
+
+def _verdict(outcome, record: dict, plan, paths: RunPaths) -> tuple[str, dict | None]:
+    """Final status and v1-style error for an Outcome."""
+    if outcome.reason == "completed":
+        return "Completed", None
+    if outcome.reason in ("canceled", "interrupted"):
+        return "Canceled", None
+    if outcome.reason == "timeout":
+        limit = record["runDefinition"]["maxRunDurationSeconds"]
+        return "Canceled", {"code": "UserError", "innerError": {"code": "MaxRunDurationExceeded"},
+                            "message": f"The run exceeded max_run_duration_seconds={limit} and was canceled: every "
+                                       "rank was ended. Raise the limit or make the script finish sooner."}
+    failure = outcome.first_failure
+    root = paths.files
+    if failure is None:
+        log_file = os.path.join(root, LAUNCHER_LOG)
+        return "Failed", {"code": "UserError", "exitCode": outcome.launcher_code, "logFile": LAUNCHER_LOG,
+                          "message": f"The MPI launcher exited with code {outcome.launcher_code} before every rank "
+                                     f"reported an exit code; see {LAUNCHER_LOG}.",
+                          "logTail": tail(log_file)}
+    rank_plan = plan.ranks[failure.rank]
+    log_rel = os.path.relpath(rank_plan.log_file, root).replace(os.sep, "/")
+    others = len(plan.ranks) - 1
+    return "Failed", {
+        "code": "UserError", "rank": failure.rank, "exitCode": failure.code, "logFile": log_rel,
+        "message": (f"Rank {failure.rank} (node {rank_plan.node_rank}, local rank {rank_plan.local_rank}) failed "
+                    f"first with exit code {failure.code}{_signal_note(failure.code)}"
+                    + (f"; the other {others} rank(s) were ended" if others else "") + f". Log: {log_rel}"),
+        "logTail": tail(rank_plan.log_file)}
+
+
+def _signal_note(code: int) -> str:
+    if code > 128:
+        try:
+            return f" (killed by {signal.Signals(code - 128).name})"
+        except ValueError:
+            pass
+    return ""
+
+
+def tail(path: str, lines: int = TAIL_LINES) -> list[str]:
+    try:
+        with open(path, "rb") as handle:
+            handle.seek(0, os.SEEK_END)
+            handle.seek(max(0, handle.tell() - 16384))
+            text = handle.read().decode("utf-8", errors="replace")
+    except OSError:
+        return []
+    return text.splitlines()[-lines:]
+
+
+def _export_mlflow(paths: RunPaths, record: dict, exp_id: str, status: str, ended: float) -> None:
+    from ...tracking import read_records
+
+    folder = mlflow_store.run_folder(paths.home, exp_id, record["runId"])
+    keys = mlflow_store.export_records(folder, read_records(paths.metrics))
+    write_json(os.path.join(paths.metrics, "mlflow_exported.json"), keys)
+    mlflow_store.finish_run(paths.home, exp_id, record["runId"], artifact_dir=paths.files,
+                            start_ms=int(record["createdTime"] * 1000), end_ms=int(ended * 1000), status=status,
+                            source_name=record["runDefinition"].get("script") or "")
+

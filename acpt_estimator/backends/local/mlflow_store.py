@@ -1,0 +1,165 @@
+"""Local runs as MLflow file-store runs (``<home>/mlruns``), written without importing mlflow.
+
+``import mlflow`` costs about 1 s, which would dominate a short local job; the file-store layout (in
+maintenance mode in MLflow 3, so stable) is a handful of small files. The MLflow run id is the Azure-style
+run id, as on Azure ML v2, so ``mlflow.log_metric`` inside a job (MLFLOW_RUN_ID) lands in the same run.
+Tests read the result back with MLflow's own client.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import math
+import os
+import re
+from pathlib import Path
+
+from .store import mlruns_folder, user
+
+STATUS = {"Running": 1, "Completed": 3, "Failed": 4, "Canceled": 5}
+_UNSAFE = re.compile(r"[^\w\-. :/]")
+
+
+def tracking_uri(store_home: str) -> str:
+    return Path(mlruns_folder(store_home)).as_uri()
+
+
+@functools.lru_cache(maxsize=64)
+def experiment_id(name: str) -> str:
+    """A stable numeric id per experiment name, like MLflow's own 18-19 digit ids."""
+    return str(int(hashlib.sha256(name.encode()).hexdigest()[:15], 16))
+
+
+def safe_key(name) -> str:
+    """MLflow keys allow letters, digits, _ - . space : / only; v1 names may hold anything."""
+    key = _UNSAFE.sub("_", str(name)).replace("..", "_").strip("/ ")
+    return key or "_"
+
+
+def _yaml(mapping: dict) -> str:
+    # JSON scalars are valid YAML flow scalars; this avoids a YAML dependency on the hot path.
+    return "".join(f"{k}: {json.dumps(v)}\n" for k, v in mapping.items())
+
+
+def _write(path: str, text: str) -> None:
+    tmp = f"{path}.{os.getpid()}.tmp"
+    with open(tmp, "w", encoding="utf-8") as handle:
+        handle.write(text)
+    os.replace(tmp, path)
+
+
+def _ensure_experiment(root: str, exp_id: str, name: str, now_ms: int) -> None:
+    meta = os.path.join(root, exp_id, "meta.yaml")
+    if os.path.exists(meta):
+        return
+    os.makedirs(os.path.dirname(meta), exist_ok=True)
+    _write(meta, _yaml({
+        "artifact_location": Path(root, exp_id).as_uri(), "creation_time": now_ms,
+        "effective_trace_archival_retention": None, "experiment_id": exp_id, "last_update_time": now_ms,
+        "lifecycle_stage": "active", "name": name, "trace_location": None, "workspace": "default"}))
+
+
+def run_folder(store_home: str, exp_id: str, run_id: str) -> str:
+    return os.path.join(mlruns_folder(store_home), exp_id, run_id)
+
+
+def create_run(store_home: str, experiment_name: str, run_id: str, *, start_ms: int, artifact_dir: str) -> str:
+    """Create the experiment (if new) and the run; returns the MLflow experiment id."""
+    root = mlruns_folder(store_home)
+    if not os.path.isdir(os.path.join(root, "0")):
+        _ensure_experiment(root, "0", "Default", start_ms)  # what MLflow creates in a new store
+    exp_id = experiment_id(experiment_name)
+    _ensure_experiment(root, exp_id, experiment_name, start_ms)
+    folder = run_folder(store_home, exp_id, run_id)
+    os.makedirs(os.path.join(folder, "metrics"))
+    for sub in ("params", "artifacts"):  # with metrics/, what MLflow checks to accept a run folder
+        os.mkdir(os.path.join(folder, sub))
+    _write_meta(folder, exp_id, run_id, artifact_dir, start_ms, None, "Running")
+    return exp_id
+
+
+def _write_meta(folder, exp_id, run_id, artifact_dir, start_ms, end_ms, status) -> None:
+    # The artifact location is the run's files/ folder, so outputs/ and user_logs/ show up in `mlflow ui`
+    # and mlflow.log_artifact() in a job lands among the run's files.
+    _write(os.path.join(folder, "meta.yaml"), _yaml({
+        "artifact_uri": Path(artifact_dir).as_uri(), "end_time": end_ms, "entry_point_name": "",
+        "experiment_id": exp_id, "lifecycle_stage": "active", "run_id": run_id, "run_name": run_id,
+        "source_name": "", "source_type": 4, "source_version": "", "start_time": start_ms,
+        "status": STATUS[status], "tags": [], "user_id": user(), "deleted_time": None}))
+
+
+def finish_run(store_home, exp_id, run_id, *, artifact_dir, start_ms, end_ms, status, source_name="") -> None:
+    folder = run_folder(store_home, exp_id, run_id)
+    # System tags are written at the end: nothing reads them during the run, and launch time matters.
+    set_tags(folder, {"mlflow.runName": run_id, "mlflow.user": user(), "mlflow.source.type": "LOCAL",
+                      "mlflow.source.name": source_name})
+    _write_meta(folder, exp_id, run_id, artifact_dir, start_ms, end_ms, status)
+
+
+def set_tags(folder: str, tags: dict) -> None:
+    for key, value in tags.items():
+        path = os.path.join(folder, "tags", *safe_key(key).split("/"))
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        _write(path, "" if value is None else str(value))
+
+
+def export_records(folder: str, records) -> list[str]:
+    """Copy v1 records into the MLflow run: numbers as metrics, strings as tags. Returns the metric keys."""
+    from ...tracking import IMAGE, LIST, ROW, SCALAR, TABLE, TAG, latest
+
+    series: dict = {}
+    strings = {}
+    for rec in records:
+        kind, name, value, ms = rec.get("k"), rec.get("n"), rec.get("v"), rec.get("t", 0) // 1000
+        if kind in (SCALAR, IMAGE):
+            if _numeric(value):
+                points = series.setdefault(safe_key(name), [])
+                points.append((ms, float(value), rec.get("step", len(points))))
+            else:
+                strings[safe_key(name)] = value
+        elif kind == LIST:
+            for step, item in enumerate(value):
+                if _numeric(item):
+                    series.setdefault(safe_key(name), []).append((ms, float(item), step))
+        elif kind in (ROW, TABLE):
+            for column, cells in value.items():
+                cells = cells if kind == TABLE else [cells]
+                points = series.setdefault(safe_key(f"{name}/{column}"), [])
+                for cell in cells:
+                    if _numeric(cell):
+                        points.append((ms, float(cell), len(points)))
+    for key, points in series.items():
+        path = os.path.join(folder, "metrics", *key.split("/"))
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "a", encoding="utf-8") as handle:
+            handle.write("".join(f"{ms} {_number(v)} {step}\n" for ms, v, step in points))
+    set_tags(folder, {**strings, **latest(records, TAG)})
+    return sorted(series)
+
+
+def read_metrics(folder: str, skip=()) -> dict:
+    """{key: [values]} of metrics logged straight through MLflow (keys in ``skip`` left out)."""
+    root = os.path.join(folder, "metrics")
+    found = {}
+    for dirpath, _, names in os.walk(root):
+        for name in names:
+            key = os.path.relpath(os.path.join(dirpath, name), root).replace(os.sep, "/")
+            if key in skip:
+                continue
+            with open(os.path.join(dirpath, name), encoding="utf-8") as handle:
+                rows = [line.split() for line in handle if line.strip()]
+            rows.sort(key=lambda r: int(r[0]))
+            found[key] = [float(r[1]) for r in rows]
+    return found
+
+
+def _numeric(value) -> bool:
+    return isinstance(value, (int, float))  # bools included, as 0/1
+
+
+def _number(value: float) -> str:
+    return repr(value) if math.isfinite(value) else ("nan" if math.isnan(value) else ("inf" if value > 0 else "-inf"))
+
+

@@ -1,0 +1,99 @@
+"""Find and end every process of a job by the marker variable it inherited, via /proc (no psutil).
+
+MPICH's hydra starts each rank in its own session, so killing mpiexec's process group does not reach the
+ranks; the marker (``ACPT_ESTIMATOR_RUN_ID=<run id>``) does, including anything the ranks spawned.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+
+
+def pids_with_env(name: str, value: str) -> list[int]:
+    """Pids (other than this process) whose initial environment holds ``name=value``."""
+    needle = f"{name}={value}".encode()
+    me = os.getpid()
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit() or int(entry) == me:
+            continue
+        try:
+            with open(f"/proc/{entry}/environ", "rb") as handle:
+                variables = handle.read().split(b"\0")
+        except OSError:  # gone, or not ours to read
+            continue
+        if needle in variables and not _is_zombie(entry):
+            found.append(int(entry))
+    return found
+
+
+def _is_zombie(pid: str) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as handle:
+            stat = handle.read()
+    except OSError:
+        return True
+    return stat[stat.rfind(b")") + 2:stat.rfind(b")") + 3] in (b"Z", b"X")
+
+
+def signal_all(pids, sig: int) -> None:
+    for pid in pids:
+        try:
+            os.kill(pid, sig)
+        except (ProcessLookupError, PermissionError):
+            pass
+
+
+def end_marked(name: str, value: str, grace: float = 2.0, extra_pids=()) -> list[int]:
+    """SIGTERM every marked process (and ``extra_pids``), SIGKILL what is left after ``grace`` seconds.
+
+    Returns the pids that were still alive at the first scan. Loops until none is left, so that a
+    process forked while we were killing is caught too.
+    """
+    first = pids_with_env(name, value)
+    targets = set(first) | set(extra_pids)
+    if not targets:
+        return first
+    signal_all(targets, signal.SIGTERM)
+    deadline = time.monotonic() + grace
+    while time.monotonic() < deadline:
+        if not pids_with_env(name, value) and not any(_alive(p) for p in extra_pids):
+            return first
+        time.sleep(0.02)
+    for _ in range(50):
+        left = pids_with_env(name, value) + [p for p in extra_pids if _alive(p)]
+        if not left:
+            break
+        signal_all(left, signal.SIGKILL)
+        time.sleep(0.02)
+    return first
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return not _is_zombie(str(pid))
+
+
+def process_alive(pid: int | None, start_ticks: int | None = None) -> bool:
+    """Whether ``pid`` still runs; with ``start_ticks`` (from start_time) a recycled pid does not count."""
+    if not pid or not _alive(pid):
+        return False
+    return start_ticks is None or start_time(pid) == start_ticks
+
+
+def start_time(pid: int) -> int | None:
+    """Field 22 of /proc/<pid>/stat: the process start time in clock ticks since boot."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as handle:
+            stat = handle.read()
+    except OSError:
+        return None
+    fields = stat[stat.rfind(b")") + 2:].split()
+    return int(fields[19])

@@ -1,0 +1,293 @@
+"""LocalRun: v1's Run API over a local run folder, for the driver and (via Run.get_context()) inside ranks."""
+
+from __future__ import annotations
+
+import codecs
+import json
+import logging
+import os
+import shutil
+import sys
+import time
+from pathlib import Path
+
+from ...exceptions import ActivityFailedException, UserErrorException
+from ...run import TERMINAL_STATUSES, Run
+from ...tracking import RecordingRun, metrics_from_records
+from . import models, procs
+from .store import RunPaths, read_json, utc_iso, write_json
+
+logger = logging.getLogger(__name__)
+_POLL = 0.1
+
+
+class LocalRun(RecordingRun, Run):
+    """A run of the local backend. ``job`` is set in the process that supervises it."""
+
+    def __init__(self, paths: RunPaths, experiment=None, job=None, in_job=False):
+        self._paths = paths
+        self._run_dir = paths.root
+        self._experiment = experiment
+        self._job = job
+        self._in_job = in_job
+        if in_job:
+            self._writer_name = f"rank_{os.environ.get('RANK', '0')}"
+
+    @classmethod
+    def in_job(cls, run_dir: str) -> "LocalRun":
+        """The run as seen from one of its ranks (what ``Run.get_context()`` returns there)."""
+        run_dir = os.path.abspath(run_dir)
+        return cls(RunPaths(os.path.dirname(os.path.dirname(run_dir)), os.path.basename(run_dir)), in_job=True)
+
+    # ---- identity -----------------------------------------------------------------------------------
+    @property
+    def id(self) -> str:
+        return self._paths.run_id
+
+    @property
+    def name(self) -> str:
+        return self.display_name
+
+    @property
+    def display_name(self) -> str:
+        return self._record().get("displayName") or self.id
+
+    @property
+    def experiment(self):
+        if self._experiment is None:
+            from ...experiment import Experiment
+            from ...workspace import Workspace
+
+            record = self._record()
+            ws = record.get("workspace") or {}
+            workspace = Workspace(ws.get("subscription_id") or "local", ws.get("resource_group") or "local",
+                                  ws.get("name") or "local")
+            workspace._is_local = bool(ws.get("is_local", True))
+            self._experiment = Experiment(workspace, record["experimentName"], _skip_name_validation=True)
+        return self._experiment
+
+    @property
+    def input_datasets(self) -> dict:
+        """{input name: local path}, as v1's ``run.input_datasets`` inside a job."""
+        return dict(self._record().get("inputs") or {})
+
+    @property
+    def path(self) -> str:
+        """The run's folder in the local store."""
+        return self._run_dir
+
+    def _record(self) -> dict:
+        if self._job is not None:
+            return self._job.record
+        try:
+            return read_json(self._paths.run_json)
+        except FileNotFoundError:
+            raise UserErrorException(f"Run {self.id} has no record at {self._paths.run_json}; was the store "
+                                     "(ACPT_ESTIMATOR_HOME) moved or deleted?") from None
+
+    def _initial(self, key: str) -> dict:
+        return self._record().get(key) or {}
+
+    # ---- status and details -------------------------------------------------------------------------
+    def get_status(self) -> str:
+        if self._in_job:
+            return "Running"
+        return self._effective(self._record())["status"]
+
+    def _effective(self, record: dict) -> dict:
+        """A run whose supervising process died before finishing is reported Failed, never Running forever."""
+        if record.get("status") in TERMINAL_STATUSES or self._job is not None:
+            return record
+        owner = record.get("supervisor") or {}
+        if procs.process_alive(owner.get("pid"), owner.get("startTicks")):
+            return record
+        record = dict(record, status="Failed", error={
+            "code": "SystemError", "message": f"The process that supervised this run (pid {owner.get('pid')}) "
+                                              "ended before the run finished; its ranks were not waited for."})
+        return record
+
+    def get_details(self) -> dict:
+        record = self._effective(self._record())
+        details = {
+            "runId": self.id, "target": record.get("target", "local"), "status": record["status"],
+            "startTimeUtc": utc_iso(record.get("startTime")), "endTimeUtc": utc_iso(record.get("endTime")),
+            "properties": self.get_properties(), "inputDatasets": record.get("inputDatasets", []),
+            "outputDatasets": record.get("outputDatasets", []), "runDefinition": record.get("runDefinition", {}),
+            "logFiles": self._log_files(), "submittedBy": record.get("submittedBy")}
+        if record.get("error"):
+            details["error"] = {"error": record["error"]}
+        if record.get("warnings"):
+            details["warnings"] = record["warnings"]
+        return details
+
+    def _log_files(self) -> dict:
+        return {name: os.path.join(self._paths.files, *name.split("/")) for name in self.get_file_names()
+                if name.startswith(("user_logs/", "system_logs/"))}
+
+    def get_portal_url(self) -> str:
+        return Path(self._run_dir).as_uri()
+
+    # ---- waiting ------------------------------------------------------------------------------------
+    def wait_for_completion(self, show_output=False, wait_post_processing=False, raise_on_error=True) -> dict:
+        if self._in_job:
+            raise UserErrorException("wait_for_completion() was called on the run of the job it runs in; it would "
+                                     "wait for itself. Call it from the driver script instead.")
+        stream = _Tail(self._rank0_log()) if show_output else None
+        if show_output:
+            print(f"RunId: {self.id}\nWeb View: {self.get_portal_url()}\n")
+            print(f"Streaming {stream.name}\n{'=' * (10 + len(stream.name))}\n", flush=True)
+        try:
+            while not self._finished(_POLL):
+                if stream:
+                    stream.pump()
+        except KeyboardInterrupt:
+            # Ctrl-C while waiting: the job must not outlive the driver (the signal handler asked it to end).
+            self.cancel()
+            self._finished(30)
+            raise
+        if stream:
+            stream.pump(final=True)
+        details = self.get_details()
+        if show_output:
+            print(f"\nExecution Summary\n=================\nRunId: {self.id}\nWeb View: {self.get_portal_url()}\n",
+                  flush=True)
+        if raise_on_error and details.get("error"):
+            error = details["error"]["error"]
+            exc = ActivityFailedException("Activity Failed:\n" + json.dumps(details["error"], indent=4))
+            exc.rank, exc.exit_code, exc.details = error.get("rank"), error.get("exitCode"), details
+            raise exc
+        return details
+
+    def _finished(self, timeout: float) -> bool:
+        if self._job is not None:
+            return self._job.done.wait(timeout)
+        if self.get_status() in TERMINAL_STATUSES:
+            return True
+        time.sleep(timeout)
+        return False
+
+    def _rank0_log(self) -> str:
+        single = os.path.join(self._paths.user_logs, "std_log.txt")
+        world = (self._record().get("runDefinition") or {}).get("pyTorch", {}).get("processCount", 1)
+        return single if world == 1 else os.path.join(self._paths.user_logs, "std_log_process_0.txt")
+
+    def cancel(self) -> None:
+        if self._in_job:
+            logger.warning("cancel is not supported for submitted runs.")
+            return
+        if self._job is not None:
+            self._job.cancel("canceled")
+            return
+        record = self._record()
+        if record.get("status") in TERMINAL_STATUSES:
+            return
+        owner = record.get("supervisor") or {}
+        if procs.process_alive(owner.get("pid"), owner.get("startTicks")):
+            Path(self._paths.cancel_flag).touch()  # the supervising process ends the ranks and records it
+            deadline = time.monotonic() + 15
+            while time.monotonic() < deadline and self.get_status() not in TERMINAL_STATUSES:
+                time.sleep(_POLL)
+            return
+        from .launch import RUN_ID_VAR
+
+        procs.end_marked(RUN_ID_VAR, self.id)
+        write_json(self._paths.run_json, dict(record, status="Canceled", endTime=time.time(),
+                                              endReason="canceled after its supervisor ended"))
+
+    # ---- metrics from MLflow too --------------------------------------------------------------------
+    def get_metrics(self, name=None, recursive=False, run_type=None, populate=False) -> dict:
+        metrics = metrics_from_records(self._records(), name)
+        metrics.update({k: v for k, v in self._mlflow_metrics().items()
+                        if k not in metrics and (name is None or k == name)})
+        return metrics
+
+    def _mlflow_metrics(self) -> dict:
+        """Metrics a script logged with mlflow.log_metric (not through run.log): v1 shape as well."""
+        from . import mlflow_store
+
+        mlflow = self._record().get("mlflow") or {}
+        if not mlflow.get("experimentId"):
+            return {}
+        folder = mlflow_store.run_folder(self._paths.home, mlflow["experimentId"], self.id)
+        try:
+            exported = set(read_json(os.path.join(self._paths.metrics, "mlflow_exported.json")))
+        except (OSError, ValueError):
+            exported = set()
+        found = mlflow_store.read_metrics(folder, skip=exported)
+        return {k: v[0] if len(v) == 1 else v for k, v in found.items()}
+
+    # ---- files --------------------------------------------------------------------------------------
+    def get_file_names(self) -> list:
+        names = []
+        for root, _, files in os.walk(self._paths.files):
+            rel = os.path.relpath(root, self._paths.files)
+            for file_name in files:
+                names.append(file_name if rel == "." else f"{rel}/{file_name}".replace(os.sep, "/"))
+        return sorted(names)
+
+    def download_file(self, name, output_file_path=None, _validate_checksum=False) -> None:
+        source = os.path.join(self._paths.files, *name.split("/"))
+        if not os.path.isfile(source):
+            raise UserErrorException(f"File with path {name} was not found in run {self.id}; its files are: "
+                                     f"{self.get_file_names()[:20]}.")
+        target = output_file_path or os.path.basename(name)
+        if os.path.isdir(target):
+            target = os.path.join(target, os.path.basename(name))
+        if os.path.dirname(target):
+            os.makedirs(os.path.dirname(target), exist_ok=True)
+        shutil.copyfile(source, target)
+
+    def download_files(self, prefix=None, output_directory=None, output_paths=None, batch_size=100,
+                       append_prefix=True, timeout_seconds=None) -> None:
+        names = [n for n in self.get_file_names() if not prefix or n.startswith(prefix)]
+        if output_paths is not None and len(output_paths) != len(names):
+            raise UserErrorException(f"output_paths has {len(output_paths)} entries for {len(names)} files "
+                                     f"under prefix {prefix!r}; pass one path per file or leave it out.")
+        for index, name in enumerate(names):
+            if output_paths is not None:
+                target = output_paths[index]
+            else:
+                relative = name if append_prefix or not prefix else name[len(prefix):].lstrip("/")
+                target = os.path.join(output_directory or ".", *relative.split("/"))
+            self.download_file(name, target)
+
+    def register_model(self, model_name, model_path=None, tags=None, properties=None, model_framework=None,
+                       model_framework_version=None, description=None, datasets=None, sample_input_dataset=None,
+                       sample_output_dataset=None, resource_configuration=None, **kwargs):
+        record = self._record()
+        return models.register(
+            store_home=self._paths.home, run_id=self.id, experiment_name=record.get("experimentName"),
+            files_dir=self._paths.files, file_names=self.get_file_names(), model_name=model_name,
+            model_path=model_path or model_name, tags=tags, properties=properties, description=description,
+            model_framework=model_framework, model_framework_version=model_framework_version,
+            datasets=dict(datasets or []))
+
+    # ---- v1 odds and ends ---------------------------------------------------------------------------
+    def get_children(self, recursive=False, tags=None, properties=None, type=None, status=None, _rehydrate_runs=True):
+        return iter(())
+
+    def get_environment(self):
+        return (self._record().get("runDefinition") or {}).get("environment")
+
+
+class _Tail:
+    """Follows one log file for show_output, decoding UTF-8 across chunk boundaries."""
+
+    def __init__(self, path: str):
+        self.path = path
+        self.name = "/".join(Path(path).parts[-2:])
+        self._offset = 0
+        self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+
+    def pump(self, final: bool = False) -> None:
+        try:
+            with open(self.path, "rb") as handle:
+                handle.seek(self._offset)
+                chunk = handle.read()
+        except FileNotFoundError:
+            return
+        self._offset += len(chunk)
+        text = self._decoder.decode(chunk, final=final)
+        if text:
+            sys.stdout.write(text)
+            sys.stdout.flush()

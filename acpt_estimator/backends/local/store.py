@@ -1,0 +1,152 @@
+"""The local run store: ACPT_ESTIMATOR_HOME (default ./.acpt) holding runs/, models/, datastores/ and mlruns/."""
+
+from __future__ import annotations
+
+import datetime
+import getpass
+import json
+import os
+import time
+import uuid
+
+import attrs
+
+HOME_VAR = "ACPT_ESTIMATOR_HOME"
+DEFAULT_HOME = ".acpt"
+
+
+def home() -> str:
+    """Absolute store folder: $ACPT_ESTIMATOR_HOME, else ./.acpt in the current directory."""
+    return os.path.abspath(os.environ.get(HOME_VAR) or DEFAULT_HOME)
+
+
+def user() -> str:
+    """The submitting user's name, looked up once (pwd lookups cost about 1 ms each)."""
+    global _user
+    if _user is None:
+        try:
+            _user = getpass.getuser()
+        except Exception:  # noqa: BLE001 - some containers have no passwd entry for the uid
+            _user = "unknown"
+    return _user
+
+
+_user: str | None = None
+
+
+def new_run_id(experiment_name: str) -> str:
+    """v1's run id format (``_execution/_commands.py``): <experiment>_<int(time)>_<8 hex>."""
+    return f"{experiment_name}_{int(time.time())}_{uuid.uuid4().hex[:8]}"
+
+
+def utc_iso(timestamp: float | None) -> str | None:
+    """v1 details use ISO-8601 UTC with a trailing Z."""
+    if timestamp is None:
+        return None
+    moment = datetime.datetime.fromtimestamp(timestamp, tz=datetime.timezone.utc)
+    return moment.strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+@attrs.frozen
+class RunPaths:
+    """The folders and files of one run under ``<home>/runs/<run_id>``."""
+
+    home: str
+    run_id: str
+
+    @property
+    def root(self) -> str:
+        return os.path.join(self.home, "runs", self.run_id)
+
+    @property
+    def run_json(self) -> str:
+        return os.path.join(self.root, "run.json")
+
+    @property
+    def snapshot(self) -> str:
+        """The job's working directory: a copy of source_directory."""
+        return os.path.join(self.root, "snapshot")
+
+    @property
+    def files(self) -> str:
+        """What get_file_names lists: outputs/, logs/, user_logs/, system_logs/, uploads."""
+        return os.path.join(self.root, "files")
+
+    @property
+    def user_logs(self) -> str:
+        return os.path.join(self.files, "user_logs")
+
+    @property
+    def system_logs(self) -> str:
+        return os.path.join(self.files, "system_logs")
+
+    @property
+    def metrics(self) -> str:
+        return os.path.join(self.root, "metrics")
+
+    @property
+    def status(self) -> str:
+        """Empty marker files ``rank_<r>_exit_<code>`` written by each rank's launcher."""
+        return os.path.join(self.root, "status")
+
+    @property
+    def rank_script(self) -> str:
+        return os.path.join(self.root, "rank.sh")
+
+    @property
+    def cancel_flag(self) -> str:
+        """Created by ``cancel()`` from another process; the supervising process polls for it."""
+        return os.path.join(self.root, "cancel_requested")
+
+    def create(self) -> None:
+        """Only what must exist before launch (the snapshot and metrics/ are made by their writers)."""
+        os.makedirs(os.path.dirname(self.root), exist_ok=True)
+        for folder in (self.root, self.files, self.user_logs, self.system_logs, self.status):
+            os.mkdir(folder)
+
+
+def run_paths(run_id: str, store_home: str | None = None) -> RunPaths:
+    return RunPaths(store_home or home(), run_id)
+
+
+def datastore_folder(store_home: str, datastore: str, path: str = "") -> str:
+    """Local stand-in for ``azureml://datastores/<datastore>/paths/<path>``."""
+    return os.path.join(store_home, "datastores", datastore, *[p for p in path.split("/") if p])
+
+
+def mlruns_folder(store_home: str) -> str:
+    return os.path.join(store_home, "mlruns")
+
+
+def models_folder(store_home: str) -> str:
+    return os.path.join(store_home, "models")
+
+
+def write_json(path: str, data) -> None:
+    """Write via a temporary file and rename, so readers never see half a file."""
+    tmp = f"{path}.{os.getpid()}.tmp"
+    with open(tmp, "w", encoding="utf-8") as handle:
+        json.dump(data, handle, default=str)  # no indent: keeps the C encoder (launch overhead)
+    os.replace(tmp, path)
+
+
+def read_json(path: str):
+    with open(path, encoding="utf-8") as handle:
+        return json.load(handle)
+
+
+def all_run_records(store_home: str | None = None) -> list[dict]:
+    """run.json of every run in the store (unreadable ones skipped), newest first."""
+    runs_root = os.path.join(store_home or home(), "runs")
+    records = []
+    try:
+        names = os.listdir(runs_root)
+    except FileNotFoundError:
+        return []
+    for name in names:
+        try:
+            records.append(read_json(os.path.join(runs_root, name, "run.json")))
+        except (OSError, ValueError):
+            continue
+    records.sort(key=lambda r: r.get("createdTime") or 0, reverse=True)
+    return records
