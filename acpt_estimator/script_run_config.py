@@ -35,7 +35,8 @@ class ScriptRunConfig:
             raise RunConfigurationException(
                 "'distributed_job_config' must be an 'azureml.core.runconfig.TensorflowConfiguration', "
                 "'azureml.core.runconfig.MpiConfiguration', or 'azureml.core.runconfig.PyTorchConfiguration' object. "
-                f"Got {type(distributed_job_config).__name__}; e.g. PyTorchConfiguration(process_count=8, node_count=2).")
+                f"Got {type(distributed_job_config).__name__}; e.g. "
+                "PyTorchConfiguration(process_count=8, node_count=2).")
         if environment is not None and not isinstance(environment, Environment):
             raise UserErrorException(
                 f"ScriptRunConfig environment={environment!r} must be an Environment, e.g. "
@@ -98,7 +99,8 @@ class ScriptRunConfig:
         builder = ArgumentBuilder()
         tokens = [builder.add_data(a) if isinstance(a, _DATA) else Literal(str(a)) for a in self.arguments or []]
         if self.resume_from is not None:
-            tokens += [Literal("--resume-from"), builder.add_data(self.resume_from.create_data_reference("MODEL_LOCATION"))]
+            reference = self.resume_from.create_data_reference("MODEL_LOCATION")
+            tokens += [Literal("--resume-from"), builder.add_data(reference)]
         for value in list(rc.data_references.values()) + list(rc.data.values()):
             if isinstance(value, _DATA):
                 builder.add_data(value)
@@ -134,11 +136,13 @@ class ScriptRunConfig:
 def _set_distributed(rc: RunConfiguration, cfg) -> None:
     """v1 ``_set_distributed_job_config``: the framework/communicator pair and node count a config implies."""
     if isinstance(cfg, dist.PyTorchConfiguration):
-        rc.framework, rc.communicator, rc.pytorch, rc.node_count = "PyTorch", cfg.communication_backend, cfg, cfg.node_count
+        rc.framework, rc.communicator, rc.pytorch = "PyTorch", cfg.communication_backend, cfg
+        rc.node_count = cfg.node_count
     elif isinstance(cfg, dist.MpiConfiguration):
         rc.framework, rc.communicator, rc.mpi, rc.node_count = "Python", "IntelMpi", cfg, cfg.node_count
     else:
-        rc.framework, rc.communicator, rc.tensorflow, rc.node_count = "TensorFlow", "ParameterServer", cfg, cfg.worker_count
+        rc.framework, rc.communicator, rc.tensorflow = "TensorFlow", "ParameterServer", cfg
+        rc.node_count = cfg.worker_count
 
 
 def _distribution(rc: RunConfiguration):

@@ -62,11 +62,13 @@ class BlobStore:
     def _list(self, container_path, prefix):
         root = container_path + "/"
         names = sorted(p[len(root):] for p in self.blobs if p.startswith(root + prefix))
+        def meta(name):
+            return "".join(f"<{k}>{escape(v)}</{k}>" for k, v in self.metadata.get(root + name, {}).items())
+
         items = "".join(
             f"<Blob><Name>{escape(n)}</Name><Properties><Last-Modified>{_RFC1123}</Last-Modified>"
             f"<Content-Length>{len(self.blobs[root + n])}</Content-Length><BlobType>BlockBlob</BlobType>"
-            f"</Properties><Metadata>{''.join(f'<{k}>{escape(v)}</{k}>' for k, v in self.metadata.get(root + n, {}).items())}"
-            f"</Metadata></Blob>" for n in names)
+            f"</Properties><Metadata>{meta(n)}</Metadata></Blob>" for n in names)
         xml = (f'<?xml version="1.0" encoding="utf-8"?><EnumerationResults ServiceEndpoint="x" ContainerName="c">'
                f"<Prefix>{escape(prefix)}</Prefix><Blobs>{items}</Blobs><NextMarker /></EnumerationResults>")
         return 200, {"Content-Type": "application/xml"}, xml.encode()

@@ -23,13 +23,15 @@ def make_certificates(folder: str) -> tuple[str, str, str]:
     """
     now = datetime.datetime.now(datetime.timezone.utc)
     ca_key = ec.generate_private_key(ec.SECP256R1())
-    ca_cert = (x509.CertificateBuilder().subject_name(_name("acpt-estimator fake CA")).issuer_name(_name("acpt-estimator fake CA"))
+    ca_name = _name("acpt-estimator fake CA")
+    ca_cert = (x509.CertificateBuilder().subject_name(ca_name).issuer_name(ca_name)
                .public_key(ca_key.public_key()).serial_number(x509.random_serial_number())
                .not_valid_before(now - datetime.timedelta(minutes=5)).not_valid_after(now + datetime.timedelta(days=1))
                .add_extension(x509.BasicConstraints(ca=True, path_length=0), critical=True)
                .add_extension(x509.KeyUsage(digital_signature=True, key_cert_sign=True, crl_sign=True,
                                             content_commitment=False, key_encipherment=False, data_encipherment=False,
-                                            key_agreement=False, encipher_only=False, decipher_only=False), critical=True)
+                                            key_agreement=False, encipher_only=False, decipher_only=False),
+                              critical=True)
                .add_extension(x509.SubjectKeyIdentifier.from_public_key(ca_key.public_key()), critical=False)
                .sign(ca_key, hashes.SHA256()))
     key = ec.generate_private_key(ec.SECP256R1())

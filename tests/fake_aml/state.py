@@ -11,9 +11,11 @@ import uuid
 import attrs
 
 from .blobs import BlobStore
+from .history import TERMINAL, RunHistoryMixin, _not_found
 
-_WS = r"/subscriptions/(?P<sub>[^/]+)/resourceGroups/(?P<rg>[^/]+)/providers/Microsoft\.MachineLearningServices/workspaces/(?P<ws>[^/]+)"
-TERMINAL = ("Completed", "Failed", "Canceled")
+_WS = (r"/subscriptions/(?P<sub>[^/]+)/resourceGroups/(?P<rg>[^/]+)/providers/Microsoft\.MachineLearningServices"
+       r"/workspaces/(?P<ws>[^/]+)")
+_HISTORY, _ARTIFACTS = r"/history/v1\.0" + _WS, r"/artifact/v2\.0" + _WS + r"/artifacts"
 
 
 @attrs.define
@@ -59,7 +61,7 @@ class FakeJob:
         return lines[: len(lines) // 2] if status == "Running" else []
 
 
-class FakeState:
+class FakeState(RunHistoryMixin):
     """All resources of one fake workspace; ``dispatch`` answers one request."""
 
     def __init__(self, subscription_id: str, resource_group: str, workspace_name: str):
@@ -95,13 +97,12 @@ class FakeState:
             ("GET", _WS + r"/jobs/(?P<name>[^/]+)", self.get_job),
             ("GET", _WS + r"/jobs", self.list_jobs),
             ("POST", _WS + r"/jobs/(?P<name>[^/]+)/cancel", self.cancel_job),
-            ("GET", r"/history/v1\.0" + _WS + r"(?:/experiments/[^/]+)?/runs/(?P<name>[^/]+)/details", self.run_details),
-            ("GET", r"/history/v1\.0" + _WS + r"/runs/(?P<name>[^/]+)/children", self.run_children),
-            ("PATCH", r"/history/v1\.0" + _WS + r"/experiments/[^/]+/runs/(?P<name>[^/]+)", self.patch_run),
+            ("GET", _HISTORY + r"(?:/experiments/[^/]+)?/runs/(?P<name>[^/]+)/details", self.run_details),
+            ("GET", _HISTORY + r"/runs/(?P<name>[^/]+)/children", self.run_children),
+            ("PATCH", _HISTORY + r"/experiments/[^/]+/runs/(?P<name>[^/]+)", self.patch_run),
             ("GET", r"/logs/(?P<name>[^/]+)/(?P<file>.+)", self.log_content),
-            ("GET", r"/artifact/v2\.0" + _WS + r"/artifacts/ExperimentRun/dcid\.(?P<name>[^/]+)", self.list_artifacts),
-            ("GET", r"/artifact/v2\.0" + _WS + r"/artifacts/contentinfo/ExperimentRun/dcid\.(?P<name>[^/]+)/(?P<file>.+)",
-             self.artifact_info),
+            ("GET", _ARTIFACTS + r"/ExperimentRun/dcid\.(?P<name>[^/]+)", self.list_artifacts),
+            ("GET", _ARTIFACTS + r"/contentinfo/ExperimentRun/dcid\.(?P<name>[^/]+)/(?P<file>.+)", self.artifact_info),
             ("GET", r"/artifactcontent/(?P<name>[^/]+)/(?P<file>.+)", self.artifact_content),
             ("GET", r"/mlflow/v1\.0" + _WS + r"/api/2\.0/mlflow/runs/get", self.mlflow_run),
             ("GET", r"/mlflow/v1\.0" + _WS + r"/api/2\.0/mlflow/metrics/get-history", self.mlflow_history),
@@ -201,8 +202,9 @@ class FakeState:
         self.jobs[name] = FakeJob(name, body, script)
         for index, (params, child_script) in enumerate(script.children):  # the service starts sweep trials
             props = body["properties"]
+            compute = (props.get("trial") or {}).get("computeId") or props.get("computeId")
             child_body = {"properties": {"jobType": "Command", "experimentName": props.get("experimentName"),
-                                         "computeId": (props.get("trial") or {}).get("computeId") or props.get("computeId"),
+                                         "computeId": compute,
                                          "tags": {}, "properties": {"hyperparameters": json.dumps(params)}}}
             child = f"{name}_{index}"
             self.jobs[child] = FakeJob(child, child_body, child_script, parent=name)
@@ -227,100 +229,6 @@ class FakeState:
 
     def operation_result(self, name, **_):
         return 200, {}, None
-
-    # ---- run history: details, logs, artifacts ------------------------------------------------------
-    def run_details(self, name, **_):
-        job = self.jobs.get(name)
-        if job is None:
-            return _not_found("Run", name)
-        status = job.status()
-        logs = {f: f"{self.base_url}/logs/{name}/{f}?sig=fake" for f in job.script.logs}
-        details = {"runId": name, "runUuid": str(uuid.uuid5(uuid.NAMESPACE_URL, name)), "status": status,
-                   "target": _compute_name(job.body), "startTimeUtc": "2026-01-01T00:00:00Z",
-                   "properties": {"azureml.runsource": "azureml.scriptrun"},
-                   "inputDatasets": [], "outputDatasets": [], "submittedBy": "Fake User",
-                   "logFiles": logs if status not in ("Queued", "NotStarted", "Starting") else {}}
-        if status in TERMINAL:
-            details["endTimeUtc"] = "2026-01-01T00:05:00Z"
-        if status == "Failed":
-            details["error"] = job.script.error or {"error": {"code": "UserError", "message": "script failed"}}
-        return 200, {}, details
-
-    def run_children(self, name, **_):
-        runs = [{"runId": j.name, "parentRunId": name, "status": j.current_status(), "experimentId": "exp-id",
-                 "tags": j.body["properties"].get("tags") or {}, "properties": j.body["properties"]["properties"],
-                 "createdUtc": "2026-01-01T00:00:00Z"} for j in self.jobs.values() if j.parent == name]
-        return 200, {}, {"value": runs, "continuationToken": None}
-
-    def patch_run(self, name, body, **_):
-        """Run history's metadata PATCH (jobs.update): tags and properties are merged, not replaced."""
-        job = self.jobs.get(name)
-        if job is None:
-            return _not_found("Run", name)
-        props = job.body.setdefault("properties", {})
-        for key in ("tags", "properties"):
-            if body.get(key):
-                props[key] = {**(props.get(key) or {}), **body[key]}
-        for key in ("displayName", "description"):
-            if body.get(key) is not None:
-                props[key] = body[key]
-        return 200, {}, {"runId": name, "status": job.current_status(), "tags": props.get("tags") or {},
-                         "properties": props.get("properties") or {}}
-
-    def log_content(self, name, file, **_):
-        job = self.jobs.get(name)
-        if job is None or file not in job.script.logs:
-            return _not_found("Log", file)
-        lines = job.visible_log_lines(file)
-        return 200, {"Content-Type": "text/plain"}, "".join(line + "\n" for line in lines)
-
-    def _artifact_paths(self, job: FakeJob) -> list:
-        return sorted(list(job.script.files) + list(job.script.logs))
-
-    def list_artifacts(self, name, query, **_):
-        job = self.jobs.get(name)
-        if job is None:
-            return _not_found("Run", name)
-        return 200, {}, {"value": [{"origin": "ExperimentRun", "container": f"dcid.{name}", "path": p}
-                                   for p in self._artifact_paths(job)], "continuationToken": None}
-
-    def artifact_info(self, name, file, **_):
-        job = self.jobs.get(name)
-        if job is None or file not in self._artifact_paths(job):
-            return _not_found("Artifact", file)
-        return 200, {}, {"origin": "ExperimentRun", "container": f"dcid.{name}", "path": file,
-                         "contentUri": f"{self.base_url}/artifactcontent/{name}/{file}?sig=fake"}
-
-    def artifact_content(self, name, file, **_):
-        job = self.jobs[name]
-        if file in job.script.logs:
-            return 200, {}, "".join(line + "\n" for line in job.script.logs[file]).encode()
-        return 200, {}, job.script.files[file]
-
-    # ---- MLflow (metrics) ---------------------------------------------------------------------------
-    def _metrics(self, name):
-        job = self.jobs.get(name)
-        return None if job is None else job.script.metrics
-
-    def mlflow_run(self, query, **_):
-        metrics = self._metrics(query.get("run_id") or query.get("run_uuid"))
-        if metrics is None:
-            return 404, {}, {"error_code": "RESOURCE_DOES_NOT_EXIST", "message": "Run not found"}
-        latest = [{"key": k, "value": v[-1], "timestamp": 1700000000000 + len(v), "step": len(v) - 1}
-                  for k, v in metrics.items()]
-        run_id = query.get("run_id")
-        return 200, {}, {"run": {"info": {"run_id": run_id, "run_uuid": run_id, "experiment_id": "1",
-                                          "status": "FINISHED", "start_time": 1700000000000,
-                                          "lifecycle_stage": "active", "user_id": "fake"},
-                                 "data": {"metrics": latest, "params": [], "tags": []}}}
-
-    def mlflow_history(self, query, **_):
-        metrics = self._metrics(query.get("run_id") or query.get("run_uuid"))
-        if metrics is None:
-            return 404, {}, {"error_code": "RESOURCE_DOES_NOT_EXIST", "message": "Run not found"}
-        values = metrics.get(query.get("metric_key"), [])
-        return 200, {}, {"metrics": [{"key": query["metric_key"], "value": v, "timestamp": 1700000000000 + i,
-                                      "step": i} for i, v in enumerate(values)]}
 
     # ---- computes, datastores -----------------------------------------------------------------------
     def _compute_resource(self, name, props):
@@ -391,13 +299,3 @@ def _json(body: bytes):
         return json.loads(body)
     except ValueError:
         return None
-
-
-def _compute_name(body: dict) -> str:
-    compute_id = (body.get("properties") or {}).get("computeId") or "serverless"
-    return compute_id.rstrip("/").rsplit("/", 1)[-1]
-
-
-def _not_found(kind: str, name: str):
-    return 404, {"x-ms-error-code": "ResourceNotFound"}, {
-        "error": {"code": "ResourceNotFound", "message": f"{kind} {name} not found (fake)"}}

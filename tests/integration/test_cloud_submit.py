@@ -107,8 +107,8 @@ def test_transient_429_and_503_are_retried_and_the_job_created_once(fake_aml, cl
 
 
 def test_secrets_block_the_submit_until_ignored(fake_aml, cloud_workspace, make_project):
-    source = make_project({"train.py": "print(1)\n", ".env": "API_KEY=hunter2\n",
-                           "keys/deploy.pem": "-----BEGIN RSA PRIVATE KEY-----\nMIIEsecret\n-----END RSA PRIVATE KEY-----\n"})
+    key = "-----BEGIN RSA PRIVATE KEY-----\nMIIEsecret\n-----END RSA PRIVATE KEY-----\n"
+    source = make_project({"train.py": "print(1)\n", ".env": "API_KEY=hunter2\n", "keys/deploy.pem": key})
     exp = Experiment(cloud_workspace, "secrets")
     est = PyTorch(source, entry_script="train.py", compute_target="cpu", use_gpu=True)
     with pytest.raises(SnapshotException) as info:

@@ -46,9 +46,9 @@ def test_v1_defaults_local_target_and_default_environment():
 def test_arguments_are_verbatim_except_data_objects():
     store = Datastore(_Workspace(), "workspaceblobstore")
     dataset = FileDataset(paths=((store, "mnist/**"),))
-    src = ScriptRunConfig(".", script="train.py", compute_target="gpu",
-                          arguments=["--lr", 0.01, "--flag", "", "--none", None, "--data",
-                                     dataset.as_named_input("mnist").as_mount(), "--ckpt", store.path("ck/").as_download()])
+    arguments = ["--lr", 0.01, "--flag", "", "--none", None, "--data", dataset.as_named_input("mnist").as_mount(),
+                 "--ckpt", store.path("ck/").as_download()]
+    src = ScriptRunConfig(".", script="train.py", compute_target="gpu", arguments=arguments)
     spec = src.to_job_spec()
     tokens = spec.arguments
     assert tokens[:6] == (Literal("--lr"), Literal("0.01"), Literal("--flag"), Literal(""), Literal("--none"),
@@ -65,7 +65,8 @@ def test_distributed_job_configs():
                           distributed_job_config=MpiConfiguration(process_count_per_node=4, node_count=2))
     d = mpi.to_job_spec().distribution
     assert (d.kind, d.node_count, d.process_count_per_node) == ("mpi", 2, 4)
-    assert (mpi.run_config.framework, mpi.run_config.communicator, mpi.run_config.node_count) == ("Python", "IntelMpi", 2)
+    rc = mpi.run_config
+    assert (rc.framework, rc.communicator, rc.node_count) == ("Python", "IntelMpi", 2)
 
     ddp = ScriptRunConfig(".", script="t.py", compute_target="c",
                           distributed_job_config=PyTorchConfiguration(communication_backend="Gloo", process_count=8,

@@ -100,7 +100,8 @@ class Services:
             entity = client.workspaces.get(self.workspace.name)
             discovery = self.get_json(entity.discovery_url, authed=False)
         self._api = discovery["api"].rstrip("/")
-        tracking = entity.mlflow_tracking_uri or f"azureml://{self._api.split('://', 1)[1]}/mlflow/v1.0{self.workspace.arm_id}"
+        host = self._api.split("://", 1)[1]
+        tracking = entity.mlflow_tracking_uri or f"azureml://{host}/mlflow/v1.0{self.workspace.arm_id}"
         # azureml-mlflow would map azureml:// to https://; we talk to the same REST API without the plugin.
         self._mlflow = "https://" + tracking.split("://", 1)[1].rstrip("/")
 
