@@ -134,3 +134,10 @@ def test_tags_are_merged_and_runs_listed_per_experiment(fake_aml, submit):
     runs = first.experiment.get_runs()
     assert [r.id for r in runs] == [first.id]
     assert runs[0].get_portal_url().startswith(f"https://ml.azure.com/runs/{first.id}")
+
+
+def test_transient_errors_while_polling_are_retried(fake_aml, submit):
+    run = submit(JobScript(states=("Running", "Completed")))
+    fake_aml.fail_next("GET", r"/runs/[^/]+/details$", 503, 429)
+    assert run.wait_for_completion()["status"] == "Completed"
+    assert [r.status for r in fake_aml.calls("GET", r"/details$")][:3] == [503, 429, 200]

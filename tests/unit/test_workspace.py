@@ -102,3 +102,15 @@ def test_v1_signatures_are_kept():
         assert [(p.name, None if p.default is p.empty else repr(p.default)) for p in params] == \
                [(p["name"], p["default"]) for p in spec[key]], key
 
+
+
+def test_driver_modules_import_no_cloud_sdk():
+    import subprocess
+    import sys
+
+    modules = ("workspace", "experiment", "script_run_config", "compute", "authentication", "runconfig",
+               "snapshot_guard")
+    code = (f"import sys, acpt_estimator; [__import__('acpt_estimator.' + m) for m in {modules!r}]; "
+            "print([m for m in ('azure.ai.ml', 'azure.identity', 'azure.core', 'mlflow') if m in sys.modules])")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
