@@ -22,7 +22,7 @@ from tests.fake_aml import FakeAzureML, FakeCredential  # noqa: E402
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rounds", type=int, default=15)
+    parser.add_argument("--rounds", type=int, default=40)
     args = parser.parse_args()
     scratch = tempfile.mkdtemp(prefix="acpt-bench-")
     fake = FakeAzureML(scratch).start()
@@ -78,10 +78,14 @@ def main() -> None:
     fake.stop()
     uploads = len(fake.calls("POST", r"startPendingUpload$"))
     direct_ms, ours_ms = (statistics.median(times[k]) * 1000 for k in ("direct", "ours"))
+    direct_min, ours_min = (min(times[k]) * 1000 for k in ("direct", "ours"))
+    # Each round runs both back to back, so a load spike from another process hits both halves of a pair.
+    paired = statistics.median(o / d for o, d in zip(times["ours"], times["direct"]))
     print(f"rounds: {args.rounds}, code uploads: {uploads} (warm-up only), jobs created: {state.job_creations}")
-    print(f"ml_client.jobs.create_or_update(command(...)): median {direct_ms:.1f} ms")
-    print(f"exp.submit(est):                                median {ours_ms:.1f} ms")
-    print(f"ratio exp.submit / create_or_update: {ours_ms / direct_ms:.3f}x (target <= 1.05x)")
+    print(f"ml_client.jobs.create_or_update(command(...)): median {direct_ms:.1f} ms, best {direct_min:.1f} ms")
+    print(f"exp.submit(est):                                median {ours_ms:.1f} ms, best {ours_min:.1f} ms")
+    print(f"ratio of medians {ours_ms / direct_ms:.3f}x, of bests {ours_min / direct_min:.3f}x")
+    print(f"ratio exp.submit / create_or_update (median of paired rounds): {paired:.3f}x (target <= 1.05x)")
 
 
 def _preamble() -> list:

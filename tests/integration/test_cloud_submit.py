@@ -153,3 +153,15 @@ def test_a_local_only_workspace_cannot_submit_to_azure(fake_aml, make_project, m
     with pytest.raises(UserErrorException, match="config.json"):
         azureml.submit(spec, Experiment(ws, "nowhere"))
     assert fake_aml.requests == []
+
+
+def test_a_wrong_workspace_name_says_which_and_where(fake_aml, make_project):
+    from tests.fake_aml import FakeCredential
+
+    state = fake_aml.state
+    ws = Workspace(state.subscription_id, state.resource_group, "typo-ws", auth=FakeCredential())
+    with pytest.raises(WorkspaceException) as info:
+        Experiment(ws, "lost").submit(PyTorch(make_project(), entry_script="train.py", compute_target="cpu",
+                                              use_gpu=True))
+    assert "'typo-ws' was not found in resource group 'rg-fake'" in info.value.message
+    assert "config.json" in info.value.message
