@@ -10,13 +10,13 @@ import pathspec
 IGNORE_FILES = (".amlignore", ".gitignore")
 
 
-def ignore_spec(source_directory: str) -> pathspec.PathSpec | None:
+def ignore_spec(source_directory: str) -> pathspec.GitIgnoreSpec | None:
     """v1 semantics: the first of .amlignore/.gitignore at the root decides; no default excludes."""
     for name in IGNORE_FILES:
         path = os.path.join(source_directory, name)
         if os.path.isfile(path):
             with open(path, encoding="utf-8") as handle:
-                return pathspec.PathSpec.from_lines("gitwildmatch", handle)
+                return pathspec.GitIgnoreSpec.from_lines(handle)
     return None
 
 
