@@ -23,11 +23,14 @@ SCALAR, LIST, ROW, TABLE, IMAGE, OBJECT, TAG, PROPERTY, EVENT = (
     "metric", "list", "row", "table", "image", "object", "tag", "property", "event")
 
 
+TAGS_SUFFIX = ".tags.jsonl"  # tags, properties and events live apart, so reading them never scans metrics
+
+
 class RecordWriter:
     """Appends records for one writer; timestamps never go backwards within a writer."""
 
-    def __init__(self, folder: str, writer: str):
-        self.path = os.path.join(folder, f"{writer}.jsonl")
+    def __init__(self, folder: str, writer: str, suffix: str = ".jsonl"):
+        self.path = os.path.join(folder, f"{writer}{suffix}")
         self.writer = writer
         self._fd = None
         self._pid = None
@@ -63,10 +66,14 @@ def _plain(value):
     return value
 
 
-def read_records(folder: str) -> list[dict]:
-    """All records of a run, merged in time order (per writer order is always kept)."""
+def read_records(folder: str, tags: bool = False) -> list[dict]:
+    """A run's metric records (or, with ``tags``, its tag/property/event records) in time order.
+
+    Records of one writer keep their order; writers are merged by timestamp.
+    """
     records = []
-    for path in glob.glob(os.path.join(folder, "*.jsonl")):
+    paths = glob.glob(os.path.join(folder, "*" + (TAGS_SUFFIX if tags else ".jsonl")))
+    for path in paths if tags else [p for p in paths if not p.endswith(TAGS_SUFFIX)]:
         with open(path, "rb") as handle:
             for line in handle:
                 try:
@@ -125,6 +132,7 @@ class RecordingRun:
     _run_dir: str
     _writer_name: str = "driver"
     _writer_obj = None
+    _tag_writer_obj = None
 
     @property
     def _writer(self) -> RecordWriter:
@@ -133,11 +141,18 @@ class RecordingRun:
         return self._writer_obj
 
     @property
+    def _tag_writer(self) -> RecordWriter:
+        if self._tag_writer_obj is None:
+            self._tag_writer_obj = RecordWriter(os.path.join(self._run_dir, "metrics"), self._writer_name,
+                                                TAGS_SUFFIX)
+        return self._tag_writer_obj
+
+    @property
     def _files_dir(self) -> str:
         return os.path.join(self._run_dir, "files")
 
-    def _records(self) -> list[dict]:
-        return read_records(os.path.join(self._run_dir, "metrics"))
+    def _records(self, tags: bool = False) -> list[dict]:
+        return read_records(os.path.join(self._run_dir, "metrics"), tags=tags)
 
     # ---- metrics ------------------------------------------------------------------------------------
     def log(self, name, value, description="", step=None):
@@ -177,7 +192,7 @@ class RecordingRun:
 
     # ---- tags and properties ------------------------------------------------------------------------
     def tag(self, key, value=None):
-        self._writer.write(TAG, key, "" if value is None else str(value))
+        self._tag_writer.write(TAG, key, "" if value is None else str(value))
 
     def set_tags(self, tags):
         for key, value in dict(tags).items():
@@ -185,16 +200,16 @@ class RecordingRun:
 
     def add_properties(self, properties):
         for key, value in dict(properties).items():
-            self._writer.write(PROPERTY, key, str(value))
+            self._tag_writer.write(PROPERTY, key, str(value))
 
     def get_tags(self) -> dict:
         tags = dict(self._initial("tags"))
-        tags.update(latest(self._records(), TAG))
+        tags.update(latest(self._records(tags=True), TAG))
         return tags
 
     def get_properties(self) -> dict:
         props = dict(self._initial("properties"))
-        props.update(latest(self._records(), PROPERTY))
+        props.update(latest(self._records(tags=True), PROPERTY))
         return props
 
     @property
@@ -227,10 +242,10 @@ class RecordingRun:
 
     # ---- in-job lifecycle calls: recorded, the driver decides the status (as v1's _SubmittedRun) -----
     def complete(self, _set_status=True):
-        self._writer.write(EVENT, "complete")
+        self._tag_writer.write(EVENT, "complete")
 
     def fail(self, error_details=None, error_code=None, _set_status=True):
-        self._writer.write(EVENT, "fail", str(error_details) if error_details is not None else None, code=error_code)
+        self._tag_writer.write(EVENT, "fail", None if error_details is None else str(error_details), code=error_code)
 
     def flush(self, timeout_seconds=300):
         return None

@@ -10,7 +10,7 @@ import sys
 import threading
 import time
 
-from ...snapshot import copy_snapshot
+from ...snapshot import snapshot_files
 from ...spec import InputRef, Literal, OutputRef
 from . import inputs as data
 from . import mlflow_store, procs
@@ -100,7 +100,7 @@ def start(spec, experiment) -> "LocalRun":  # noqa: F821 - imported lazily below
 def _prepare(spec, paths, record, launcher, input_paths, output_paths, now) -> LocalJob:
     """Snapshot, MLflow run and launch plan: everything between the run record and the first process."""
     store_home, run_id, experiment_name = paths.home, record["runId"], record["experimentName"]
-    copy_snapshot(spec.source_directory, paths.snapshot)
+    _copy_snapshot(spec.source_directory, paths.snapshot, store_home)
     mlflow_exp = mlflow_store.create_run(store_home, experiment_name, run_id, start_ms=int(now * 1000),
                                          artifact_dir=paths.files)
     ctx = LaunchContext(
@@ -165,6 +165,23 @@ def _v1_argument(token, spec) -> str:
         ref = next((i.reference_name for i in items if i.name == token.name), token.name)
         return f"$AZUREML_DATAREFERENCE_{ref}"
     return str(token)
+
+
+def _copy_snapshot(source: str, destination: str, store_home: str) -> None:
+    """snapshot.copy_snapshot, minus the local store when it lies inside source_directory.
+
+    Running a driver from its own project folder puts ./.acpt there; copying it into every new run would
+    make each snapshot contain all earlier runs.
+    """
+    store = os.path.relpath(store_home, source).replace(os.sep, "/") + "/"
+    inside = not store.startswith("../") and store != "./"
+    os.makedirs(destination, exist_ok=True)
+    for rel in snapshot_files(source):
+        if inside and rel.startswith(store):
+            continue
+        target = os.path.join(destination, rel)
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        shutil.copy2(os.path.join(source, rel), target)
 
 
 def _free_port() -> int:
@@ -245,7 +262,7 @@ def _export_mlflow(paths: RunPaths, record: dict, exp_id: str, status: str, ende
     from ...tracking import read_records
 
     folder = mlflow_store.run_folder(paths.home, exp_id, record["runId"])
-    keys = mlflow_store.export_records(folder, read_records(paths.metrics))
+    keys = mlflow_store.export_records(folder, read_records(paths.metrics), read_records(paths.metrics, tags=True))
     write_json(os.path.join(paths.metrics, "mlflow_exported.json"), keys)
     mlflow_store.finish_run(paths.home, exp_id, record["runId"], artifact_dir=paths.files,
                             start_ms=int(record["createdTime"] * 1000), end_ms=int(ended * 1000), status=status,

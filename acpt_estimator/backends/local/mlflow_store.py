@@ -105,7 +105,7 @@ def set_tags(folder: str, tags: dict) -> None:
         _write(path, "" if value is None else str(value))
 
 
-def export_records(folder: str, records) -> list[str]:
+def export_records(folder: str, records, tag_records=()) -> list[str]:
     """Copy v1 records into the MLflow run: numbers as metrics, strings as tags. Returns the metric keys."""
     from ...tracking import IMAGE, LIST, ROW, SCALAR, TABLE, TAG, latest
 
@@ -135,7 +135,7 @@ def export_records(folder: str, records) -> list[str]:
         os.makedirs(os.path.dirname(path), exist_ok=True)
         with open(path, "a", encoding="utf-8") as handle:
             handle.write("".join(f"{ms} {_number(v)} {step}\n" for ms, v, step in points))
-    set_tags(folder, {**strings, **latest(records, TAG)})
+    set_tags(folder, {**strings, **latest(tag_records, TAG)})
     return sorted(series)
 
 

@@ -121,8 +121,14 @@ class LocalRun(RecordingRun, Run):
         return details
 
     def _log_files(self) -> dict:
-        return {name: os.path.join(self._paths.files, *name.split("/")) for name in self.get_file_names()
-                if name.startswith(("user_logs/", "system_logs/"))}
+        found = {}
+        for folder in ("user_logs", "system_logs"):
+            try:
+                names = sorted(os.listdir(os.path.join(self._paths.files, folder)))
+            except FileNotFoundError:
+                continue
+            found.update({f"{folder}/{n}": os.path.join(self._paths.files, folder, n) for n in names})
+        return found
 
     def get_portal_url(self) -> str:
         return Path(self._run_dir).as_uri()
@@ -144,6 +150,7 @@ class LocalRun(RecordingRun, Run):
             # Ctrl-C while waiting: the job must not outlive the driver (the signal handler asked it to end).
             self.cancel()
             self._finished(30)
+            logger.warning("Interrupted: local run %s was canceled and all of its processes ended.", self.id)
             raise
         if stream:
             stream.pump(final=True)

@@ -1,0 +1,170 @@
+"""A failing rank, a timeout, cancel() and Ctrl-C/SIGTERM on the driver end every rank of a local run."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+import uuid
+
+import pytest
+
+from acpt_estimator import Mpi, PyTorch
+from acpt_estimator.backends.local import get_run
+from acpt_estimator.backends.local.procs import pids_with_env
+from acpt_estimator.exceptions import ActivityFailedException
+from acpt_estimator.experiment import Experiment
+from acpt_estimator.workspace import Workspace
+
+pytestmark = pytest.mark.integration
+
+# --fail <rank>:<exit|raise>  makes that rank fail after a moment; every other rank sleeps for a minute.
+# --stubborn  makes rank 1 ignore SIGTERM; --grandchild makes rank 0 leave a detached `sleep` behind.
+JOB = textwrap.dedent("""
+    import argparse, os, signal, subprocess, sys, time
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--fail", default="")
+    parser.add_argument("--stubborn", action="store_true")
+    parser.add_argument("--grandchild", action="store_true")
+    args = parser.parse_args()
+    rank = int(os.environ["RANK"])
+    if args.stubborn and rank == 1:
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    if args.grandchild and rank == 0:
+        subprocess.Popen(["sleep", "300"], start_new_session=True)
+    print(f"ready {rank}", flush=True)
+    if args.fail:
+        failing, how = args.fail.split(":")
+        if rank == int(failing):
+            time.sleep(0.3)
+            print("about to fail", flush=True)
+            if how == "raise":
+                raise ValueError(f"boom from rank {rank}")
+            sys.exit(3)
+    time.sleep(60)
+""")
+
+
+@pytest.fixture
+def job(tmp_path, monkeypatch):
+    monkeypatch.setenv("ACPT_ESTIMATOR_HOME", str(tmp_path / "store"))
+    source = tmp_path / "src"
+    source.mkdir()
+    (source / "job.py").write_text(JOB)
+    experiment = Experiment(Workspace._local(), "failures")
+
+    def submit(*params, ranks=2, **kw):
+        est = PyTorch(str(source), entry_script="job.py", compute_target="local",
+                      distributed_training=Mpi(ranks), script_params=list(params), **kw)
+        return experiment.submit(est)
+
+    return submit
+
+
+def _wait_ready(run, ranks, timeout=30):
+    deadline = time.monotonic() + timeout
+    logs = [os.path.join(run.path, "files", "user_logs", f"std_log_process_{r}.txt") for r in range(ranks)]
+    while time.monotonic() < deadline:
+        if all(os.path.exists(p) and "ready" in open(p).read() for p in logs):
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"ranks of {run.id} never became ready")
+
+
+@pytest.mark.parametrize("how, rank, code, text", [("exit", 1, 3, "about to fail"),
+                                                    ("raise", 0, 1, "ValueError: boom from rank 0")])
+def test_first_failing_rank_ends_the_others_and_is_reported(job, how, rank, code, text):
+    run = job("--fail", f"{rank}:{how}", ranks=3)
+    start = time.monotonic()
+    with pytest.raises(ActivityFailedException) as err:
+        run.wait_for_completion()
+    assert time.monotonic() - start < 10  # the others sleep for 60 s: they were ended
+    assert (err.value.rank, err.value.exit_code) == (rank, code)
+    message = err.value.message
+    assert message.startswith("Activity Failed:\n")
+    assert f"Rank {rank} (node 0, local rank {rank}) failed first with exit code {code}" in message
+    assert text in message and f"user_logs/std_log_process_{rank}.txt" in message
+    assert run.get_status() == "Failed"
+    assert run.get_details()["error"]["error"]["rank"] == rank
+    assert pids_with_env("ACPT_ESTIMATOR_RUN_ID", run.id) == []
+
+
+def test_raise_on_error_false_returns_the_failed_details(job):
+    run = job("--fail", "0:exit", ranks=1)
+    details = run.wait_for_completion(raise_on_error=False)
+    assert details["status"] == "Failed" and details["error"]["error"]["exitCode"] == 3
+    assert "user_logs/std_log.txt" in details["logFiles"]
+
+
+def test_max_run_duration_seconds_ends_the_run(job):
+    run = job(max_run_duration_seconds=2)
+    start = time.monotonic()
+    with pytest.raises(ActivityFailedException, match="max_run_duration_seconds=2"):
+        run.wait_for_completion()
+    assert 1.5 < time.monotonic() - start < 8
+    assert run.get_status() == "Canceled"
+    assert pids_with_env("ACPT_ESTIMATOR_RUN_ID", run.id) == []
+
+
+def test_cancel_ends_every_rank_even_one_ignoring_sigterm_and_a_detached_grandchild(job):
+    run = job("--stubborn", "--grandchild")
+    _wait_ready(run, 2)
+    assert len(pids_with_env("ACPT_ESTIMATOR_RUN_ID", run.id)) >= 3
+    start = time.monotonic()
+    run.cancel()
+    details = run.wait_for_completion()  # a user cancel is not an error
+    assert details["status"] == "Canceled" and "error" not in details
+    assert time.monotonic() - start < 8
+    assert pids_with_env("ACPT_ESTIMATOR_RUN_ID", run.id) == []
+
+
+def test_cancel_from_another_process_reaches_the_supervising_driver(job, tmp_path):
+    run = job()
+    _wait_ready(run, 2)
+    code = f"from acpt_estimator.backends.local import get_run; get_run({run.id!r}).cancel()"
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=60,
+                   env=dict(os.environ, ACPT_ESTIMATOR_HOME=str(tmp_path / "store")))
+    assert run.wait_for_completion()["status"] == "Canceled"
+    assert get_run(run.id).get_status() == "Canceled"
+    assert pids_with_env("ACPT_ESTIMATOR_RUN_ID", run.id) == []
+
+
+DRIVER = textwrap.dedent("""
+    import sys
+    from acpt_estimator import Mpi, PyTorch
+    from acpt_estimator.experiment import Experiment
+    from acpt_estimator.workspace import Workspace
+    experiment = Experiment(Workspace.from_config(), "interrupted")
+    run = experiment.submit(PyTorch("src", entry_script="job.py", compute_target="cpu-cluster",
+                                    distributed_training=Mpi(2), script_params=["--stubborn"]))
+    print("RUN", run.id, flush=True)
+    run.wait_for_completion(show_output=True)
+""")
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_ctrl_c_or_sigterm_on_the_driver_ends_every_rank(job, tmp_path, signum):
+    """The driver runs as its own process with ACPT_ESTIMATOR_TARGET=local and no config.json."""
+    (tmp_path / "driver.py").write_text(DRIVER)
+    marker = uuid.uuid4().hex
+    env = dict(os.environ, ACPT_ESTIMATOR_TARGET="local", ACPT_ESTIMATOR_HOME=str(tmp_path / "store"),
+               ACPT_TEST_MARKER=marker)
+    driver = subprocess.Popen([sys.executable, "driver.py"], cwd=tmp_path, env=env, stdout=subprocess.PIPE,
+                              stderr=subprocess.STDOUT, text=True)
+    lines = []
+    for line in driver.stdout:  # the rank-0 log is streamed live: "ready 0" arrives while the job runs
+        lines.append(line)
+        if line.startswith("ready 0"):
+            break
+    assert len(pids_with_env("ACPT_TEST_MARKER", marker)) >= 3, lines
+    start = time.monotonic()
+    driver.send_signal(signum)
+    out, _ = driver.communicate(timeout=30)
+    assert time.monotonic() - start < 10
+    assert driver.returncode != 0
+    assert pids_with_env("ACPT_TEST_MARKER", marker) == []
+    run_id = next(line.split()[1] for line in lines if line.startswith("RUN "))
+    assert get_run(run_id, store_home=str(tmp_path / "store")).get_status() == "Canceled"

@@ -1,0 +1,177 @@
+"""The local launch plan is a pure function: MPI flavour -> flags, rank layout -> environment, argv, rank.sh."""
+
+import os
+import subprocess
+
+import pytest
+
+from acpt_estimator import Gloo, Mpi, PyTorch
+from acpt_estimator.backends.local import inputs as local_inputs
+from acpt_estimator.backends.local.launch import (LaunchContext, job_environment, log_name, mpiexec_argv,
+                                                  plan_launch, rank_environment)
+from acpt_estimator.backends.local.mpi import Launcher, candidate_paths, detect_flavour
+from acpt_estimator.data import Datastore
+from acpt_estimator.exceptions import UserErrorException
+
+MPICH_TEXT = "HYDRA build details:\n    Version:                                 5.0.2\n    Release Date: ..."
+OMPI4_TEXT = "mpiexec (OpenRTE) 4.1.4\n\nReport bugs to http://www.open-mpi.org/community/help/\n"
+OMPI5_TEXT = "mpirun (Open MPI) 5.0.11\n\nReport bugs to https://www.open-mpi.org/community/help/\n"
+INTEL_TEXT = "Intel(R) MPI Library for Linux* OS, Version 2021.10 Build 20230619 (id: c2e19c2f3e)\n"
+MPICH = Launcher("/venv/bin/mpiexec", "mpich", "5.0.2")
+OMPI = Launcher("/usr/bin/mpirun", "openmpi", "4.1.4")
+
+
+@pytest.mark.parametrize("text, flavour, version", [
+    (MPICH_TEXT, "mpich", "5.0.2"), (OMPI4_TEXT, "openmpi", "4.1.4"), (OMPI5_TEXT, "openmpi", "5.0.11"),
+    (INTEL_TEXT, "intel", "2021.10")])
+def test_flavour_is_read_from_the_version_text(text, flavour, version):
+    assert detect_flavour(text) == (flavour, version)
+
+
+def test_unknown_launcher_is_refused():
+    with pytest.raises(ValueError, match="unrecognised MPI launcher"):
+        detect_flavour("srun: slurm 23.02")
+
+
+def test_mpich_needs_no_root_or_oversubscribe_flags_but_uses_fork_and_pmi_port():
+    argv = mpiexec_argv(MPICH, 4, "/run/rank.sh", is_root=True, cores=2)
+    assert argv == ["/venv/bin/mpiexec", "-launcher", "fork", "-pmi-port", "-n", "4", "/bin/sh", "/run/rank.sh"]
+
+
+@pytest.mark.parametrize("is_root, ranks, cores, expected", [
+    (True, 2, 2, ["--allow-run-as-root"]),
+    (False, 2, 2, []),
+    (True, 4, 2, ["--allow-run-as-root", "--oversubscribe"]),
+    (False, 3, 2, ["--oversubscribe"]),
+])
+def test_open_mpi_flags_follow_root_and_cores(is_root, ranks, cores, expected):
+    argv = mpiexec_argv(OMPI, ranks, "/r.sh", is_root=is_root, cores=cores)
+    assert argv == ["/usr/bin/mpirun", *expected, "-n", str(ranks), "/bin/sh", "/r.sh"]
+
+
+def test_intel_mpi_gets_fork_launcher_without_pmi_port():
+    argv = mpiexec_argv(Launcher("/opt/intel/mpiexec", "intel"), 2, "/r.sh", is_root=True, cores=8)
+    assert "-pmi-port" not in argv and argv[1:3] == ["-launcher", "fork"]
+
+
+def test_launcher_search_order_override_then_interpreter_bin_then_path(tmp_path):
+    venv_bin, system_bin = tmp_path / "venv", tmp_path / "usr"
+    venv_bin.mkdir(), system_bin.mkdir()
+    for folder, name in ((venv_bin, "mpiexec"), (system_bin, "mpirun")):
+        (folder / name).write_text("#!/bin/sh\n")
+        (folder / name).chmod(0o755)
+    assert candidate_paths("/x/mpiexec", str(venv_bin), str(system_bin)) == ["/x/mpiexec"]
+    assert candidate_paths(None, str(venv_bin), str(system_bin)) == [str(venv_bin / "mpiexec"),
+                                                                     str(system_bin / "mpirun")]
+    assert candidate_paths(None, str(tmp_path / "none"), "") == []
+
+
+def test_simulated_nodes_place_rank_r_on_node_r_div_processes_per_node():
+    layout = [rank_environment(r, 2) for r in range(4)]
+    assert [(e["NODE_RANK"], e["LOCAL_RANK"]) for e in layout] == [("0", "0"), ("0", "1"), ("1", "0"), ("1", "1")]
+    assert [e["OMPI_COMM_WORLD_RANK"] for e in layout] == ["0", "1", "2", "3"]
+    assert [e["OMPI_COMM_WORLD_LOCAL_RANK"] for e in layout] == ["0", "1", "0", "1"]
+    assert [e["AZ_BATCHAI_TASK_INDEX"] for e in layout] == ["0", "1", "2", "3"]
+
+
+def _context(tmp_path, launcher=MPICH, **overrides):
+    values = dict(run_id="exp_1_abcdef12", experiment_name="exp", run_dir=f"{tmp_path}/run",
+                  workdir=f"{tmp_path}/run/snapshot", user_logs=f"{tmp_path}/run/files/user_logs",
+                  status_dir=f"{tmp_path}/run/status", store_home=str(tmp_path), python="/venv/bin/python",
+                  launcher=launcher, master_port=29123,
+                  base_env={"PATH": "/usr/bin", "HOME": "/root", "PMI_RANK": "7", "OMPI_COMM_WORLD_RANK": "7"},
+                  mlflow_tracking_uri="file:///store/mlruns", mlflow_experiment_id="42", cores=2)
+    values.update(overrides)
+    return LaunchContext(**values)
+
+
+def _gloo_estimator(tmp_path, **kw):
+    return PyTorch(str(tmp_path), entry_script="train.py", compute_target="local", node_count=2,
+                   process_count_per_node=2, distributed_training=Gloo(),
+                   environment_variables={"MY_VAR": "x y"}, **kw)
+
+
+def test_job_environment_carries_the_azure_and_torch_contract(tmp_path):
+    spec = _gloo_estimator(tmp_path).to_job_spec(experiment_name="exp")
+    env = job_environment(spec, _context(tmp_path))
+    assert env["MASTER_ADDR"] == "127.0.0.1" and env["MASTER_PORT"] == "29123"
+    assert env["WORLD_SIZE"] == "4" and env["LOCAL_WORLD_SIZE"] == "2" and env["OMPI_COMM_WORLD_SIZE"] == "4"
+    assert env["AZ_BATCHAI_PYTORCH_INIT_METHOD"] == "tcp://127.0.0.1:29123"
+    assert env["AZ_BATCH_MASTER_NODE"] == "127.0.0.1:29123" and env["AZ_BATCHAI_MPI_MASTER_NODE"] == "127.0.0.1"
+    assert env["AZUREML_RUN_ID"] == env["MLFLOW_RUN_ID"] == env["ACPT_ESTIMATOR_RUN_ID"] == "exp_1_abcdef12"
+    assert env["NCCL_TREE_THRESHOLD"] == "0" and env["MY_VAR"] == "x y"
+    assert env["MLFLOW_ALLOW_FILE_STORE"] == "true" and env["MLFLOW_TRACKING_URI"] == "file:///store/mlruns"
+    assert env["PATH"] == "/usr/bin"
+    # Rank variables of an MPI job around the driver must not leak into this job's ranks.
+    assert "PMI_RANK" not in env and "OMPI_COMM_WORLD_RANK" not in env
+
+
+def test_rank_argv_expands_vars_per_rank_and_inputs_become_paths(tmp_path):
+    ds = Datastore(object(), "workspaceblobstore")
+    est = _gloo_estimator(tmp_path, script_params={
+        "--rank": "$AZ_BATCHAI_TASK_INDEX", "--dist-url": "${AZ_BATCHAI_PYTORCH_INIT_METHOD}",
+        "--data": ds.path("mnist").as_mount(), "--home": "$HOME/x", "--unset": "a$NOT_SET_ANYWHERE"})
+    spec = est.to_job_spec(experiment_name="exp")
+    name = spec.inputs[0].name
+    plan = plan_launch(spec, _context(tmp_path, input_paths={name: "/data/mnist"}))
+    argvs = [list(r.argv) for r in plan.ranks]
+    assert [a[a.index("--rank") + 1] for a in argvs] == ["0", "1", "2", "3"]
+    assert all(a[:2] == ["/venv/bin/python", "train.py"] for a in argvs)
+    assert argvs[3][argvs[3].index("--dist-url") + 1] == "tcp://127.0.0.1:29123"
+    assert argvs[0][argvs[0].index("--data") + 1] == "/data/mnist"
+    assert argvs[0][argvs[0].index("--home") + 1] == "/root/x"
+    assert argvs[0][argvs[0].index("--unset") + 1] == "a"  # like bash: an unset variable is empty
+    ref = spec.inputs[0].reference_name
+    assert plan.env[f"AZUREML_DATAREFERENCE_{ref}"] == "/data/mnist"
+    assert [r.log_file.rsplit("/", 1)[1] for r in plan.ranks] == [f"std_log_process_{i}.txt" for i in range(4)]
+
+
+def test_single_process_job_logs_to_std_log_txt():
+    assert log_name(0, 1) == "std_log.txt" and log_name(1, 2) == "std_log_process_1.txt"
+
+
+def test_rank_script_dispatches_on_the_flavours_rank_variable(tmp_path):
+    spec = PyTorch(str(tmp_path), entry_script="t.py", compute_target="local",
+                   distributed_training=Mpi(2)).to_job_spec(experiment_name="exp")
+    assert "${PMI_RANK:-${PMI_ID:-}}" in plan_launch(spec, _context(tmp_path)).script
+    assert "${OMPI_COMM_WORLD_RANK:-}" in plan_launch(spec, _context(tmp_path, launcher=OMPI)).script
+
+
+def test_rank_script_passes_arguments_verbatim_through_the_shell(tmp_path):
+    """Values are expanded in Python and single-quoted: the shell must not re-expand or split them."""
+    tricky = ["it's", "a b", "`id`", "$(id)", '"q"', "*", "x;y", "\\n", "--flag=$HOME", "${NOPE}"]
+    # printf stands in for python and "%s|" for the entry script, so the log shows the argv exactly.
+    spec = PyTorch(str(tmp_path), entry_script="%s|", compute_target="local", distributed_training=Mpi(2),
+                   script_params=tricky).to_job_spec(experiment_name="exp")
+    run = tmp_path / "run"
+    for sub in ("snapshot", "status", "files/user_logs"):
+        (run / sub).mkdir(parents=True)
+    (run / "rank.sh").write_text(plan_launch(spec, _context(tmp_path, python="/usr/bin/printf")).script)
+    done = subprocess.run(["/bin/sh", str(run / "rank.sh")], env={"PATH": os.environ["PATH"], "PMI_ID": "1"},
+                          capture_output=True, text=True, timeout=10)
+    assert done.returncode == 0, done.stderr
+    log = (run / "files/user_logs/std_log_process_1.txt").read_text()
+    # $(id) and `id` are not shell-expanded; $HOME/${NOPE} are expanded once, by Python, like v1's shell.
+    assert log.split("|")[:-1] == tricky[:-2] + ["--flag=/root", ""]
+    assert os.listdir(run / "status") == ["rank_1_exit_0"]
+
+
+def test_rank_script_refuses_a_process_without_rank(tmp_path):
+    spec = PyTorch(str(tmp_path), entry_script="t.py", compute_target="local").to_job_spec(experiment_name="e")
+    (tmp_path / "rank.sh").write_text(plan_launch(spec, _context(tmp_path)).script)
+    done = subprocess.run(["/bin/sh", str(tmp_path / "rank.sh")], env={"PATH": "/usr/bin:/bin"},
+                          capture_output=True, text=True, timeout=10)
+    assert done.returncode == 97 and "no MPI rank" in done.stderr
+
+
+def test_missing_datastore_copy_names_the_path_it_expected(tmp_path):
+    ds = Datastore(object(), "blobs")
+    spec = PyTorch(str(tmp_path), entry_script="t.py", compute_target="local",
+                   inputs=[ds.path("train/images").as_download()]).to_job_spec(experiment_name="e")
+    with pytest.raises(UserErrorException) as err:
+        local_inputs.resolve(spec, str(tmp_path))
+    expected = os.path.join(str(tmp_path), "datastores", "blobs", "train", "images")
+    assert expected in err.value.message and "azureml://datastores/blobs/paths/train/images" in err.value.message
+    os.makedirs(expected)
+    paths, _ = local_inputs.resolve(spec, str(tmp_path))
+    assert list(paths.values()) == [expected]
