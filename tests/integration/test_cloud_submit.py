@@ -165,3 +165,19 @@ def test_a_wrong_workspace_name_says_which_and_where(fake_aml, make_project):
                                               use_gpu=True))
     assert "'typo-ws' was not found in resource group 'rg-fake'" in info.value.message
     assert "config.json" in info.value.message
+
+
+def test_azure_identity_chain_failure_is_not_dumped_on_the_user(fake_aml, make_project, caplog):
+    from azure.identity import ChainedTokenCredential, CredentialUnavailableError
+
+    class NotSignedIn:
+        def get_token(self, *scopes, **kwargs):
+            raise CredentialUnavailableError("Azure CLI not found on path")
+
+    state = fake_aml.state
+    ws = Workspace(state.subscription_id, state.resource_group, state.workspace_name,
+                   auth=ChainedTokenCredential(NotSignedIn()))
+    with pytest.raises(WorkspaceException, match="az login"):
+        Experiment(ws, "chain").submit(PyTorch(make_project(), entry_script="train.py", compute_target="cpu",
+                                               use_gpu=True))
+    assert not [r for r in caplog.records if r.name.startswith("azure.identity")]

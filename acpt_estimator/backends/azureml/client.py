@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import logging
 import threading
 
 from ...authentication import ARM_SCOPES, to_credential
@@ -32,12 +33,30 @@ def ml_client(workspace):
                 raise UserErrorException(
                     f"Submitting to Azure ML needs azure-ai-ml and azure-identity ({err.name} is missing). Install "
                     "them with: pip install 'acpt-estimator[azure]'") from None
+            _quiet_credential_chain()
             credential = to_credential(workspace._auth)
             extra = {} if workspace._cloud in (None, "AzureCloud") else {"cloud": workspace._cloud}
             workspace._credential = credential
             workspace._client = MLClient(credential, workspace.subscription_id, workspace.resource_group,
                                          workspace.name, enable_telemetry=False, show_progress=False, **extra)
         return workspace._client
+
+
+class _ChainFailureFilter(logging.Filter):
+    """Drops azure-identity's multi-line "failed to retrieve a token" warning: our exception says what to do.
+
+    It is kept when the user asked for azure.identity details (level INFO or lower)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if logging.getLogger("azure.identity").getEffectiveLevel() <= logging.INFO:
+            return True
+        return not (record.levelno == logging.WARNING and "failed to retrieve a token" in str(record.msg))
+
+
+def _quiet_credential_chain() -> None:
+    chain = logging.getLogger("azure.identity._credentials.chained")
+    if not any(isinstance(f, _ChainFailureFilter) for f in chain.filters):
+        chain.addFilter(_ChainFailureFilter())
 
 
 @contextlib.contextmanager
@@ -51,7 +70,8 @@ def azure_errors(workspace, action: str):
     except ClientAuthenticationError as err:
         raise WorkspaceException(
             f"Could not get an Azure access token to {action} in workspace {workspace.name!r} "
-            f"({_first_line(err)}). {_SIGN_IN_HELP}") from None
+            f"({_first_line(err)}). {_SIGN_IN_HELP} (To see every credential that was tried: "
+            "logging.getLogger('azure.identity').setLevel(logging.INFO).)") from None
     except ServiceRequestError as err:
         raise WorkspaceException(
             f"Could not reach Azure ML to {action} ({_first_line(err)}). Check the network connection and "
