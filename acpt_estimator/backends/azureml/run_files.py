@@ -44,11 +44,15 @@ def download(workspace, run_id: str, name: str, destination: str) -> str:
 
 def metrics(workspace, run_id: str, name=None) -> dict:
     """v1 semantics from MLflow: a metric logged once is a scalar, logged several times a list (by step)."""
-    from mlflow.exceptions import MlflowException
-    from mlflow.store.tracking.rest_store import RestStore
-    from mlflow.utils.rest_utils import MlflowHostCreds
+    from ...exceptions import ExperimentExecutionException, UserErrorException
 
-    from ...exceptions import ExperimentExecutionException
+    try:
+        from mlflow.exceptions import MlflowException
+        from mlflow.store.tracking.rest_store import RestStore
+        from mlflow.utils.rest_utils import MlflowHostCreds
+    except ImportError:
+        raise UserErrorException("run.get_metrics() reads the workspace's MLflow tracking and needs MLflow: "
+                                 "pip install mlflow-skinny") from None
 
     svc = services(workspace)
     host = svc.mlflow
