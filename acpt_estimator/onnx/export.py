@@ -194,6 +194,8 @@ def _quiet_exporter():
     try:
         with warnings.catch_warnings():
             warnings.filterwarnings("ignore", category=FutureWarning)
+            # Two inputs sharing a dim name ("batch") that torch.export unified: the name is kept, nothing is lost.
+            warnings.filterwarnings("ignore", message=".*shares the same shape constraints with another axis")
             yield
     finally:
         logger.setLevel(level)

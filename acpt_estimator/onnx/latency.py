@@ -19,11 +19,7 @@ def batch_dim(specs) -> str | None:
 
 
 def measure(model, variants: dict, specs, *, batches=(1, 32), repeats=30, warmup=5, threads=None, seed=0):
-    """``([LatencyRow], setup text)``: median of ``repeats`` calls after ``warmup``, per variant and batch.
-
-    Calls are interleaved (one call of each runtime per round) so that load from other processes on a shared
-    machine lands on every runtime alike instead of on whichever ran during the busy second.
-    """
+    """``([LatencyRow], setup text)``: median of ``repeats`` calls after ``warmup``, per variant and batch."""
     import numpy as np
     import torch
 
@@ -46,13 +42,7 @@ def measure(model, variants: dict, specs, *, batches=(1, 32), repeats=30, warmup
             calls = {"pytorch": _eager(model, tensors)}
             for name, session in sessions.items():
                 calls[name] = _ort(session, runtime.feed(session, names, arrays))
-            timings = {name: [] for name in calls}
-            for i in range(warmup + repeats):
-                for name, call in calls.items():
-                    started = time.perf_counter()
-                    call()
-                    if i >= warmup:
-                        timings[name].append(time.perf_counter() - started)
+            timings = _time_calls(calls, repeats, warmup)
             eager = statistics.median(timings["pytorch"])
             for name, samples in timings.items():
                 median = statistics.median(samples)
@@ -62,6 +52,29 @@ def measure(model, variants: dict, specs, *, batches=(1, 32), repeats=30, warmup
     setup = (f"median of {repeats} runs after {warmup} warm-up, {threads} thread(s) for torch and ORT, "
              f"CPUExecutionProvider; speed-up = eager ms / variant ms")
     return rows, setup
+
+
+def _time_calls(calls: dict, repeats: int, warmup: int) -> dict:
+    """Seconds per call, per runtime, timed in blocks that take turns.
+
+    Taking turns spreads load from other processes on a shared machine over every runtime alike. Blocks rather
+    than single calls because each runtime's thread pool keeps spinning for a moment after a call and would slow
+    whichever runtime ran next; the first call of each block absorbs that and is not timed.
+    """
+    rounds = max(1, min(5, repeats // 5))
+    per_block = -(-repeats // rounds)
+    for call in calls.values():
+        for _ in range(warmup):
+            call()
+    timings = {name: [] for name in calls}
+    for _ in range(rounds):
+        for name, call in calls.items():
+            call()
+            for _ in range(per_block):
+                started = time.perf_counter()
+                call()
+                timings[name].append(time.perf_counter() - started)
+    return timings
 
 
 def _eager(model, tensors):

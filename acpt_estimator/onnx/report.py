@@ -24,7 +24,7 @@ class Tolerance:
             return cls(float(value), 0.0)
         if isinstance(value, (tuple, list)) and len(value) == 2:
             return cls(float(value[0]), float(value[1]))
-        raise UserErrorException(f"tolerance={value!r} is not understood; pass Tolerance(atol=..., rtol=...), "
+        raise OnnxExportError(f"tolerance={value!r} is not understood; pass Tolerance(atol=..., rtol=...), "
                                  "an (atol, rtol) pair or a number (atol).")
 
     def __str__(self) -> str:

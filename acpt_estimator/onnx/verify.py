@@ -119,13 +119,14 @@ def _top1(actual, expected, classifier):
     return None
 
 
-def raise_if_failed(variant: VariantReport, cases, specs, exporter: str, report=None) -> None:
+def raise_if_failed(variant: VariantReport, cases, specs, exporter: str | None, report=None) -> None:
     """A clear error naming the variant, the shapes that broke, the dims involved and the likely fix."""
     failed = [(c, case) for c, case in zip(variant.checks, cases) if not c.ok]
     if not failed:
         return
     base = _inputs.example_sizes(specs)
-    lines = [f"ONNX verification failed for variant {variant.name!r} ({variant.path}, {exporter} exporter): "
+    made_by = f", {exporter} exporter" if exporter else ""
+    lines = [f"ONNX verification failed for variant {variant.name!r} ({variant.path}{made_by}): "
              f"{len(failed)} of {len(variant.checks)} shape case(s) broke."]
     for check, _ in failed:
         if check.failure is not None:
@@ -204,5 +205,5 @@ def verify(onnx_path, model, example_inputs, *, input_names=None, output_names=N
     outs = list(output_names or [n for n, _, _ in _inputs.onnx_outputs(proto)])
     variant = check_variant(name, onnx_path, cases, specs, outs, tolerance, classifier=classifier)
     if raise_on_error:
-        raise_if_failed(variant, cases, specs, exporter="given")
+        raise_if_failed(variant, cases, specs, exporter=None)
     return variant
