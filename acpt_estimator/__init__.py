@@ -6,7 +6,12 @@ from .environment import CondaDependencies, Environment
 from .estimator import Estimator, PyTorch
 from .exceptions import (ActivityFailedException, ComputeTargetException, TrainingException,
                          UserErrorException)
+from .experiment import Experiment
+from .runconfig import RunConfiguration
+from .script_run_config import ScriptRunConfig
 from .spec import JobSpec
+from .target import force_target
+from .workspace import Workspace
 
 __version__ = "0.1.0"
 # azureml.core.VERSION: what v1 drivers print as the SDK version.
@@ -24,5 +29,5 @@ __all__ = sorted([
     "ActivityFailedException", "ComputeTargetException", "CondaDependencies", "DataPath", "DataReference",
     "DatasetConsumptionConfig", "Datastore", "Environment", "Estimator", "FileDataset", "Gloo", "JobSpec", "Mpi",
     "MpiConfiguration", "Nccl", "PyTorch", "PyTorchConfiguration", "TrainingException", "UserErrorException",
-    "to_v2_job", "VERSION",
+    "to_v2_job", "VERSION", "Experiment", "RunConfiguration", "ScriptRunConfig", "Workspace", "force_target",
 ])

@@ -73,3 +73,12 @@ def test_real_azureml_core_beside_the_shims_fails_loudly(tmp_path):
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert out.returncode != 0
     assert "pip uninstall -y azureml-core" in out.stderr and "separate environments" in out.stderr
+
+
+def test_auth_compute_and_runconfig_extras():
+    from acpt_estimator import authentication
+
+    assert importlib.import_module("azureml.core.authentication").ServicePrincipalAuthentication \
+        is authentication.ServicePrincipalAuthentication
+    assert importlib.import_module("azureml.core.runconfig").DockerConfiguration is runconfig.DockerConfiguration
+    assert importlib.import_module("azureml.core.compute").ComputeInstance is compute.ComputeInstance

@@ -1,2 +1,3 @@
 """Shim for ``azureml.core.compute``."""
-from acpt_estimator.compute import AmlCompute, ComputeTarget  # noqa: F401
+from acpt_estimator.compute import (AmlCompute, AmlComputeProvisioningConfiguration, ComputeInstance,  # noqa: F401
+                                    ComputeTarget)
