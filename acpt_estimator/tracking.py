@@ -262,7 +262,7 @@ def run_from_job_environment():
     """The run of the job this process belongs to (set up by the local launcher), else None."""
     global _job_run
     run_dir, run_id = os.environ.get(RUN_DIR_VAR), os.environ.get(RUN_ID_VAR)
-    if not run_dir or not run_id or not os.path.isfile(os.path.join(run_dir, "run.json")):
+    if not run_dir or not run_id or not os.path.isdir(run_dir):
         return None
     if _job_run is None or _job_run.id != run_id:
         from .backends.local.run import LocalRun

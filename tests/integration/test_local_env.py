@@ -10,7 +10,7 @@ import pytest
 
 from acpt_estimator import Datastore, Gloo, Mpi, PyTorch
 from acpt_estimator.backends.local import get_run, list_runs
-from acpt_estimator.backends.local.procs import pids_with_env
+from acpt_estimator.backends.local.procs import job_pids
 from acpt_estimator.experiment import Experiment
 from acpt_estimator.workspace import Workspace
 
@@ -89,7 +89,7 @@ def test_one_node_two_processes_gets_the_mpi_contract(project, tmp_path):
     # The snapshot honoured .amlignore and the user's tree was only read.
     assert not os.path.exists(os.path.join(run.path, "snapshot", "secret.txt"))
     assert sorted(os.listdir(project)) == [".amlignore", "probe.py", "secret.txt"]
-    assert pids_with_env("ACPT_ESTIMATOR_RUN_ID", run.id) == []
+    assert job_pids(run.id) == []
 
 
 def test_two_nodes_two_processes_oversubscribed_simulates_nodes(project):
@@ -114,7 +114,7 @@ def test_two_nodes_two_processes_oversubscribed_simulates_nodes(project):
     again = get_run(run.id)
     assert again.get_status() == "Completed" and again.get_file_names() == run.get_file_names()
     assert again.experiment.name == "env-2x2"
-    assert pids_with_env("ACPT_ESTIMATOR_RUN_ID", run.id) == []
+    assert job_pids(run.id) == []
 
 
 def test_store_inside_the_project_is_not_copied_into_later_snapshots(project, monkeypatch):

@@ -14,7 +14,7 @@ import pytest
 
 from acpt_estimator import Mpi, PyTorch
 from acpt_estimator.backends.local import get_run
-from acpt_estimator.backends.local.procs import pids_with_env
+from acpt_estimator.backends.local.procs import job_pids, pids_with_env
 from acpt_estimator.exceptions import ActivityFailedException
 from acpt_estimator.experiment import Experiment
 from acpt_estimator.workspace import Workspace
@@ -89,7 +89,7 @@ def test_first_failing_rank_ends_the_others_and_is_reported(job, how, rank, code
     assert text in message and f"user_logs/std_log_process_{rank}.txt" in message
     assert run.get_status() == "Failed"
     assert run.get_details()["error"]["error"]["rank"] == rank
-    assert pids_with_env("ACPT_ESTIMATOR_RUN_ID", run.id) == []
+    assert job_pids(run.id) == []
 
 
 def test_raise_on_error_false_returns_the_failed_details(job):
@@ -106,19 +106,19 @@ def test_max_run_duration_seconds_ends_the_run(job):
         run.wait_for_completion()
     assert 1.5 < time.monotonic() - start < 8
     assert run.get_status() == "Canceled"
-    assert pids_with_env("ACPT_ESTIMATOR_RUN_ID", run.id) == []
+    assert job_pids(run.id) == []
 
 
 def test_cancel_ends_every_rank_even_one_ignoring_sigterm_and_a_detached_grandchild(job):
     run = job("--stubborn", "--grandchild")
     _wait_ready(run, 2)
-    assert len(pids_with_env("ACPT_ESTIMATOR_RUN_ID", run.id)) >= 3
+    assert len(job_pids(run.id)) >= 3
     start = time.monotonic()
     run.cancel()
     details = run.wait_for_completion()  # a user cancel is not an error
     assert details["status"] == "Canceled" and "error" not in details
     assert time.monotonic() - start < 8
-    assert pids_with_env("ACPT_ESTIMATOR_RUN_ID", run.id) == []
+    assert job_pids(run.id) == []
 
 
 def test_cancel_from_another_process_reaches_the_supervising_driver(job, tmp_path):
@@ -129,7 +129,7 @@ def test_cancel_from_another_process_reaches_the_supervising_driver(job, tmp_pat
                    env=dict(os.environ, ACPT_ESTIMATOR_HOME=str(tmp_path / "store")))
     assert run.wait_for_completion()["status"] == "Canceled"
     assert get_run(run.id).get_status() == "Canceled"
-    assert pids_with_env("ACPT_ESTIMATOR_RUN_ID", run.id) == []
+    assert job_pids(run.id) == []
 
 
 DRIVER = textwrap.dedent("""
@@ -168,3 +168,30 @@ def test_ctrl_c_or_sigterm_on_the_driver_ends_every_rank(job, tmp_path, signum):
     assert pids_with_env("ACPT_TEST_MARKER", marker) == []
     run_id = next(line.split()[1] for line in lines if line.startswith("RUN "))
     assert get_run(run_id, store_home=str(tmp_path / "store")).get_status() == "Canceled"
+
+
+NESTED = textwrap.dedent("""
+    from acpt_estimator import Mpi, PyTorch
+    from acpt_estimator.experiment import Experiment
+    from acpt_estimator.workspace import Workspace
+    inner = PyTorch(".", entry_script="job.py", compute_target="local", distributed_training=Mpi(2))
+    run = Experiment(Workspace._local(), "inner").submit(inner)
+    print("inner", run.id, flush=True)
+    run.wait_for_completion()
+""")
+
+
+def test_cancelling_a_job_also_ends_a_local_job_started_from_inside_it(job, tmp_path, monkeypatch):
+    (tmp_path / "src" / "nested.py").write_text(NESTED)
+    marker = uuid.uuid4().hex
+    monkeypatch.setenv("ACPT_TEST_MARKER", marker)  # inherited by the outer job, the inner driver and its ranks
+    outer = Experiment(Workspace._local(), "outer").submit(
+        PyTorch(str(tmp_path / "src"), entry_script="nested.py", compute_target="local"))
+    log = os.path.join(outer.path, "files", "user_logs", "std_log.txt")
+    deadline = time.monotonic() + 30
+    while len(pids_with_env("ACPT_TEST_MARKER", marker)) < 5 and time.monotonic() < deadline:
+        time.sleep(0.05)  # outer sh + python, inner mpiexec, proxy, 2 x (sh + python)
+    assert "inner" in open(log).read()
+    outer.cancel()
+    assert outer.wait_for_completion()["status"] == "Canceled"
+    assert pids_with_env("ACPT_TEST_MARKER", marker) == []

@@ -7,7 +7,7 @@ import textwrap
 import pytest
 
 from acpt_estimator import Gloo, PyTorch
-from acpt_estimator.backends.local.procs import pids_with_env
+from acpt_estimator.backends.local.procs import job_pids
 from acpt_estimator.experiment import Experiment
 from acpt_estimator.workspace import Workspace
 
@@ -37,4 +37,4 @@ def test_gloo_all_reduce_over_the_env_contract(tmp_path, monkeypatch):
     assert details["status"] == "Completed"
     assert run.get_metrics() == {"all_reduce": [3.0, 3.0], "world": [2, 2]}
     assert details["runDefinition"]["communicator"] == "Gloo"
-    assert pids_with_env("ACPT_ESTIMATOR_RUN_ID", run.id) == []
+    assert job_pids(run.id) == []

@@ -28,6 +28,16 @@ def test_flavour_is_read_from_the_version_text(text, flavour, version):
     assert detect_flavour(text) == (flavour, version)
 
 
+def test_missing_launcher_names_the_setting_and_the_fix(monkeypatch, tmp_path):
+    from acpt_estimator.backends.local.mpi import find_launcher
+    from acpt_estimator.exceptions import ExperimentExecutionException
+
+    monkeypatch.setenv("ACPT_ESTIMATOR_MPIEXEC", str(tmp_path / "no-mpiexec"))
+    with pytest.raises(ExperimentExecutionException) as err:
+        find_launcher()
+    assert "ACPT_ESTIMATOR_MPIEXEC=" in err.value.message and "pip install acpt-estimator[local]" in err.value.message
+
+
 def test_unknown_launcher_is_refused():
     with pytest.raises(ValueError, match="unrecognised MPI launcher"):
         detect_flavour("srun: slurm 23.02")
@@ -99,6 +109,7 @@ def test_job_environment_carries_the_azure_and_torch_contract(tmp_path):
     assert env["AZ_BATCHAI_PYTORCH_INIT_METHOD"] == "tcp://127.0.0.1:29123"
     assert env["AZ_BATCH_MASTER_NODE"] == "127.0.0.1:29123" and env["AZ_BATCHAI_MPI_MASTER_NODE"] == "127.0.0.1"
     assert env["AZUREML_RUN_ID"] == env["MLFLOW_RUN_ID"] == env["ACPT_ESTIMATOR_RUN_ID"] == "exp_1_abcdef12"
+    assert env["ACPT_ESTIMATOR_JOB_abcdef12"] == "exp_1_abcdef12"  # the /proc marker of this job
     assert env["NCCL_TREE_THRESHOLD"] == "0" and env["MY_VAR"] == "x y"
     assert env["MLFLOW_ALLOW_FILE_STORE"] == "true" and env["MLFLOW_TRACKING_URI"] == "file:///store/mlruns"
     assert env["PATH"] == "/usr/bin"

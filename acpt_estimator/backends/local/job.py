@@ -30,7 +30,7 @@ class LocalJob:
     def __init__(self, paths: RunPaths, record: dict, supervisor_args: dict, plan, mlflow_exp: str):
         self.paths, self.record, self.plan, self.mlflow_exp = paths, record, plan, mlflow_exp
         self._lock = threading.Lock()
-        self.supervisor = Supervisor(on_started=self._started, on_finished=self._finished, **supervisor_args)
+        self.supervisor = Supervisor(on_finished=self._finished, **supervisor_args)
 
     @property
     def status(self) -> str:
@@ -41,8 +41,10 @@ class LocalJob:
         return self.supervisor.done
 
     def start(self) -> None:
-        self._set(status="Starting")  # run.json must exist before any rank calls Run.get_context()
+        self.record["status"] = "Starting"
         self.supervisor.start()
+        # Written while mpiexec starts up; a rank reading run.json (Run.get_context) waits for it if needed.
+        self._set(status="Running", startTime=self.supervisor.started)
 
     def cancel(self, reason: str = "canceled") -> None:
         self.supervisor.request_end(reason)
@@ -52,9 +54,6 @@ class LocalJob:
             self.record.update(fields)
             if persist:
                 write_json(self.paths.run_json, self.record)
-
-    def _started(self) -> None:
-        self._set(status="Running", startTime=self.supervisor.started)
 
     def _finished(self, outcome) -> None:
         self._set(persist=False, status="Finalizing")
@@ -181,7 +180,7 @@ def _copy_snapshot(source: str, destination: str, store_home: str) -> None:
             continue
         target = os.path.join(destination, rel)
         os.makedirs(os.path.dirname(target), exist_ok=True)
-        shutil.copy2(os.path.join(source, rel), target)
+        shutil.copy(os.path.join(source, rel), target)  # content and mode; copy2's xattr/utime calls cost time
 
 
 def _free_port() -> int:
@@ -262,9 +261,9 @@ def _export_mlflow(paths: RunPaths, record: dict, exp_id: str, status: str, ende
     from ...tracking import read_records
 
     folder = mlflow_store.run_folder(paths.home, exp_id, record["runId"])
-    keys = mlflow_store.export_records(folder, read_records(paths.metrics), read_records(paths.metrics, tags=True))
-    write_json(os.path.join(paths.metrics, "mlflow_exported.json"), keys)
+    if os.path.isdir(paths.metrics):  # only made when something was logged
+        keys = mlflow_store.export_records(folder, read_records(paths.metrics), read_records(paths.metrics, tags=True))
+        write_json(os.path.join(paths.metrics, "mlflow_exported.json"), keys)
     mlflow_store.finish_run(paths.home, exp_id, record["runId"], artifact_dir=paths.files,
-                            start_ms=int(record["createdTime"] * 1000), end_ms=int(ended * 1000), status=status,
-                            source_name=record["runDefinition"].get("script") or "")
+                            start_ms=int(record["createdTime"] * 1000), end_ms=int(ended * 1000), status=status)
 

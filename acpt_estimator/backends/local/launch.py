@@ -21,11 +21,20 @@ from .mpi import Launcher
 # Variables the launcher sets itself; stale copies in the driver's environment (for example when the
 # driver itself runs inside an MPI job) must not leak into the ranks.
 _LAUNCHER_OWNED = ("OMPI_COMM_WORLD_", "PMI_", "PMIX_", "MPI_LOCALRANKID", "MPI_LOCALNRANKS", "HYDRA_", "HYDI_")
-RUN_ID_VAR = "ACPT_ESTIMATOR_RUN_ID"  # also the marker that finds every process of a job in /proc
+RUN_ID_VAR = "ACPT_ESTIMATOR_RUN_ID"
 RUN_DIR_VAR = "ACPT_ESTIMATOR_RUN_DIR"
 HOME_VAR = "ACPT_ESTIMATOR_HOME"
 EXIT_NO_RANK = 97
 EXIT_NO_WORKDIR = 96
+
+
+def marker(run_id: str) -> tuple[str, str]:
+    """The variable every process of the job inherits, by which /proc finds them all.
+
+    One variable name per job (not one shared name), so processes of a local job started from inside
+    another local job carry both markers, and ending the outer job ends the inner one too.
+    """
+    return f"ACPT_ESTIMATOR_JOB_{run_id.rsplit('_', 1)[-1]}", run_id
 
 
 def _frozen(value) -> Mapping[str, str]:
@@ -131,12 +140,12 @@ def job_environment(spec: JobSpec, ctx: LaunchContext) -> dict[str, str]:
         "MASTER_ADDR": ctx.master_addr,
         "MASTER_PORT": str(ctx.master_port),
         "OMPI_COMM_WORLD_SIZE": str(dist.world_size),
-        "OMPI_COMM_WORLD_LOCAL_SIZE": str(dist.process_count_per_node),
         "AZ_BATCHAI_PYTORCH_INIT_METHOD": f"tcp://{master}",
         "AZ_BATCHAI_MPI_MASTER_NODE": ctx.master_addr,
         "AZ_BATCH_MASTER_NODE": master,
         RUN_ID_VAR: ctx.run_id,
         RUN_DIR_VAR: ctx.run_dir,
+        marker(ctx.run_id)[0]: ctx.run_id,
         HOME_VAR: ctx.store_home,  # a job that submits jobs uses the same store, not one in its snapshot
     })
     if ctx.mlflow_tracking_uri:
@@ -169,6 +178,7 @@ def rank_environment(rank: int, process_count_per_node: int) -> dict[str, str]:
         "OMPI_COMM_WORLD_RANK": str(rank),
         "OMPI_COMM_WORLD_LOCAL_RANK": str(local_rank),
         "OMPI_COMM_WORLD_NODE_RANK": str(node_rank),
+        "OMPI_COMM_WORLD_LOCAL_SIZE": str(process_count_per_node),  # per rank: Open MPI sets its own
         "AZ_BATCHAI_TASK_INDEX": str(rank),
     }
 

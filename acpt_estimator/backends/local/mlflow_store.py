@@ -50,6 +50,12 @@ def _write(path: str, text: str) -> None:
     os.replace(tmp, path)
 
 
+def _write_new(path: str, text: str) -> None:
+    """For files nobody can be reading yet: no temporary file and rename."""
+    with open(path, "w", encoding="utf-8") as handle:
+        handle.write(text)
+
+
 def _ensure_experiment(root: str, exp_id: str, name: str, now_ms: int) -> None:
     meta = os.path.join(root, exp_id, "meta.yaml")
     if os.path.exists(meta):
@@ -73,35 +79,33 @@ def create_run(store_home: str, experiment_name: str, run_id: str, *, start_ms: 
     exp_id = experiment_id(experiment_name)
     _ensure_experiment(root, exp_id, experiment_name, start_ms)
     folder = run_folder(store_home, exp_id, run_id)
-    os.makedirs(os.path.join(folder, "metrics"))
-    for sub in ("params", "artifacts"):  # with metrics/, what MLflow checks to accept a run folder
-        os.mkdir(os.path.join(folder, sub))
-    _write_meta(folder, exp_id, run_id, artifact_dir, start_ms, None, "Running")
+    for path in (folder, *(os.path.join(folder, sub) for sub in ("metrics", "params", "artifacts"))):
+        os.mkdir(path)  # metrics/, params/, artifacts/: what MLflow checks to accept a run folder
+    _write_meta(folder, exp_id, run_id, artifact_dir, start_ms, None, "Running", fresh=True)
     return exp_id
 
 
-def _write_meta(folder, exp_id, run_id, artifact_dir, start_ms, end_ms, status) -> None:
+def _write_meta(folder, exp_id, run_id, artifact_dir, start_ms, end_ms, status, fresh=False) -> None:
     # The artifact location is the run's files/ folder, so outputs/ and user_logs/ show up in `mlflow ui`
     # and mlflow.log_artifact() in a job lands among the run's files.
-    _write(os.path.join(folder, "meta.yaml"), _yaml({
+    (_write_new if fresh else _write)(os.path.join(folder, "meta.yaml"), _yaml({
         "artifact_uri": Path(artifact_dir).as_uri(), "end_time": end_ms, "entry_point_name": "",
         "experiment_id": exp_id, "lifecycle_stage": "active", "run_id": run_id, "run_name": run_id,
         "source_name": "", "source_type": 4, "source_version": "", "start_time": start_ms,
         "status": STATUS[status], "tags": [], "user_id": user(), "deleted_time": None}))
 
 
-def finish_run(store_home, exp_id, run_id, *, artifact_dir, start_ms, end_ms, status, source_name="") -> None:
-    folder = run_folder(store_home, exp_id, run_id)
-    # System tags are written at the end: nothing reads them during the run, and launch time matters.
-    set_tags(folder, {"mlflow.runName": run_id, "mlflow.user": user(), "mlflow.source.type": "LOCAL",
-                      "mlflow.source.name": source_name})
-    _write_meta(folder, exp_id, run_id, artifact_dir, start_ms, end_ms, status)
+def finish_run(store_home, exp_id, run_id, *, artifact_dir, start_ms, end_ms, status) -> None:
+    # No mlflow.runName/mlflow.user tags: MLflow reads both from meta.yaml, and every file costs launch time.
+    _write_meta(run_folder(store_home, exp_id, run_id), exp_id, run_id, artifact_dir, start_ms, end_ms, status)
 
 
 def set_tags(folder: str, tags: dict) -> None:
+    os.makedirs(os.path.join(folder, "tags"), exist_ok=True)
     for key, value in tags.items():
         path = os.path.join(folder, "tags", *safe_key(key).split("/"))
-        os.makedirs(os.path.dirname(path), exist_ok=True)
+        if "/" in safe_key(key):
+            os.makedirs(os.path.dirname(path), exist_ok=True)
         _write(path, "" if value is None else str(value))
 
 

@@ -70,13 +70,17 @@ def candidate_paths(override: str | None, python_bin: str, path_env: str | None)
 
 
 _cache: dict = {}
+_searched: dict = {}
 
 
 def find_launcher() -> Launcher:
     """The launcher local runs use; probed once per binary (``--version`` costs a few ms)."""
-    override = os.environ.get(MPIEXEC_VAR)
-    candidates = candidate_paths(override, os.path.dirname(sys.executable), os.environ.get("PATH"))
+    search = (os.environ.get(MPIEXEC_VAR), os.path.dirname(sys.executable), os.environ.get("PATH"))
+    if search not in _searched:  # a PATH walk per submission would be wasted launch time
+        _searched[search] = candidate_paths(*search)
+    candidates = _searched[search]
     if not candidates:
+        del _searched[search]  # installing MPI later in the same session must work
         raise ExperimentExecutionException(
             f"Local runs need an MPI launcher (mpiexec or mpirun) and none was found next to {sys.executable} "
             f"or on PATH. {_INSTALL_HINT}")
@@ -84,9 +88,10 @@ def find_launcher() -> Launcher:
     try:
         key = (path, os.stat(path).st_mtime_ns)
     except OSError as err:
+        _searched.pop(search, None)
+        source = f"{MPIEXEC_VAR}={path!r}" if search[0] else f"The MPI launcher {path}"
         raise ExperimentExecutionException(
-            f"{MPIEXEC_VAR}={path!r} cannot be used ({err.strerror}). Point it at an mpiexec binary or unset it. "
-            f"{_INSTALL_HINT}") from None
+            f"{source} cannot be used ({err.strerror}). {_INSTALL_HINT}") from None
     if key not in _cache:
         _cache[key] = _probe(path)
     return _cache[key]

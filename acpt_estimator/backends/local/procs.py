@@ -1,7 +1,7 @@
 """Find and end every process of a job by the marker variable it inherited, via /proc (no psutil).
 
 MPICH's hydra starts each rank in its own session, so killing mpiexec's process group does not reach the
-ranks; the marker (``ACPT_ESTIMATOR_RUN_ID=<run id>``) does, including anything the ranks spawned.
+ranks; the marker (``launch.marker(run_id)``) does, including anything the ranks spawned.
 """
 
 from __future__ import annotations
@@ -36,6 +36,19 @@ def _is_zombie(pid: str) -> bool:
     except OSError:
         return True
     return stat[stat.rfind(b")") + 2:stat.rfind(b")") + 3] in (b"Z", b"X")
+
+
+def job_pids(run_id: str) -> list[int]:
+    """Live processes of a local job (and of local jobs started from inside it)."""
+    from .launch import marker
+
+    return pids_with_env(*marker(run_id))
+
+
+def end_job(run_id: str, grace: float = 2.0, extra_pids=()) -> list[int]:
+    from .launch import marker
+
+    return end_marked(*marker(run_id), grace=grace, extra_pids=extra_pids)
 
 
 def signal_all(pids, sig: int) -> None:

@@ -79,11 +79,16 @@ class LocalRun(RecordingRun, Run):
     def _record(self) -> dict:
         if self._job is not None:
             return self._job.record
-        try:
-            return read_json(self._paths.run_json)
-        except FileNotFoundError:
-            raise UserErrorException(f"Run {self.id} has no record at {self._paths.run_json}; was the store "
-                                     "(ACPT_ESTIMATOR_HOME) moved or deleted?") from None
+        # The driver writes run.json while mpiexec starts; a rank asking this early waits a moment for it.
+        deadline = time.monotonic() + (10 if self._in_job else 0)
+        while True:
+            try:
+                return read_json(self._paths.run_json)
+            except FileNotFoundError:
+                if time.monotonic() >= deadline:
+                    raise UserErrorException(f"Run {self.id} has no record at {self._paths.run_json}; was the "
+                                             "store (ACPT_ESTIMATOR_HOME) moved or deleted?") from None
+                time.sleep(0.01)
 
     def _initial(self, key: str) -> dict:
         return self._record().get(key) or {}
@@ -195,9 +200,7 @@ class LocalRun(RecordingRun, Run):
             while time.monotonic() < deadline and self.get_status() not in TERMINAL_STATUSES:
                 time.sleep(_POLL)
             return
-        from .launch import RUN_ID_VAR
-
-        procs.end_marked(RUN_ID_VAR, self.id)
+        procs.end_job(self.id)
         write_json(self._paths.run_json, dict(record, status="Canceled", endTime=time.time(),
                                               endReason="canceled after its supervisor ended"))
 

@@ -12,7 +12,6 @@ import time
 import attrs
 
 from . import procs
-from .launch import RUN_ID_VAR
 
 POLL_SECONDS = 0.1  # how often rank exits, the cancel flag and the deadline are checked
 GRACE_SECONDS = 3.0  # SIGTERM first, so scripts can clean up; SIGKILL after this
@@ -65,24 +64,30 @@ class Supervisor:
     """
 
     def __init__(self, *, argv, env, run_id, status_dir, cancel_flag, launcher_log, max_seconds=None,
-                 on_started=None, on_finished=None, grace=GRACE_SECONDS):
+                 on_finished=None, grace=GRACE_SECONDS):
         self.argv, self.env, self.run_id = list(argv), dict(env), run_id
         self.status_dir, self.cancel_flag, self.launcher_log = status_dir, cancel_flag, launcher_log
         self.max_seconds, self.grace = max_seconds, grace
-        self._on_started, self._on_finished = on_started, on_finished
+        self._on_finished = on_finished
         self._reason: str | None = None
         self._wake_r, self._wake_w = os.pipe()
         self.done = threading.Event()
+        self._spawned = threading.Event()
         self.outcome: Outcome | None = None
         self.process: _Process | None = None
         self._thread = threading.Thread(target=self._watch, name=f"acpt-local-{run_id}", daemon=False)
 
     # ---- control, from any thread (and from signal handlers) -----------------------------------------
     def start(self) -> None:
-        self.process = _Process(self.argv, self.env, self.launcher_log)
-        self.started = time.time()
-        _register(self)
+        # The watcher thread starts first, while the CPU is free: Thread.start() waits until the new thread
+        # runs, which takes a millisecond or more once mpiexec and its ranks compete for the cores.
         self._thread.start()
+        try:
+            self.process = _Process(self.argv, self.env, self.launcher_log)
+            self.started = time.time()
+            _register(self)
+        finally:
+            self._spawned.set()
 
     def request_end(self, reason: str = "canceled") -> None:
         """Ask the watcher to end every rank; returns at once (safe inside a signal handler)."""
@@ -98,9 +103,10 @@ class Supervisor:
 
     # ---- the watcher thread -------------------------------------------------------------------------
     def _watch(self) -> None:
+        self._spawned.wait()
         try:
-            if self._on_started:
-                self._on_started()
+            if self.process is None:  # mpiexec could not be started; start() raises the reason
+                return
             self._loop()
             self._reap()
             self.outcome = self._outcome()
@@ -147,13 +153,13 @@ class Supervisor:
             self.process.send_signal(signal.SIGTERM)  # hydra forwards it and cleans up its proxies
         except ProcessLookupError:
             pass
-        procs.end_marked(RUN_ID_VAR, self.run_id, grace=self.grace, extra_pids=[self.process.pid])
+        procs.end_job(self.run_id, grace=self.grace, extra_pids=[self.process.pid])
         self.process.wait()
 
     def _reap(self) -> None:
         """After mpiexec is gone, nothing of the job may remain: daemons a rank left behind included."""
         self.process.wait()
-        procs.end_marked(RUN_ID_VAR, self.run_id, grace=0.5)
+        procs.end_job(self.run_id, grace=0.5)
 
     def _outcome(self) -> Outcome:
         exits = tuple(read_exits(self.status_dir))
