@@ -86,13 +86,12 @@ def read_records(folder: str, tags: bool = False) -> list[dict]:
 
 def metrics_from_records(records, name=None) -> dict:
     """v1 ``get_metrics``: once -> the value, repeated -> a list, rows/tables -> {column: [...]}."""
-    scalars, lists, tables, order = {}, {}, {}, []
+    scalars, lists, tables, order = {}, {}, {}, {}  # order: a dict keeps first-seen order in O(1)
     for rec in records:
         kind, key, value = rec.get("k"), rec.get("n"), rec.get("v")
         if kind not in (SCALAR, IMAGE, OBJECT, LIST, ROW, TABLE) or (name is not None and key != name):
             continue
-        if key not in order:
-            order.append(key)
+        order.setdefault(key, None)
         if kind in (SCALAR, IMAGE, OBJECT):
             scalars.setdefault(key, []).append(value)
         elif kind == LIST:

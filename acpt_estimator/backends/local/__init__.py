@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from .store import HOME_VAR, home
 
-__all__ = ["HOME_VAR", "get_run", "home", "list_runs", "submit"]
+__all__ = ["HOME_VAR", "get_run", "home", "list_runs", "submit", "submit_sweep"]
 
 
 def submit(spec, experiment):
@@ -16,6 +16,13 @@ def submit(spec, experiment):
     from .job import start
 
     return start(spec, experiment)
+
+
+def submit_sweep(config, experiment, tags=None):
+    """Run a HyperDriveConfig's trials locally; returns its LocalHyperDriveRun at once."""
+    from ...hyperdrive.local import submit_sweep as _submit_sweep
+
+    return _submit_sweep(config, experiment, tags=tags)
 
 
 def list_runs(experiment, store_home: str | None = None) -> list:

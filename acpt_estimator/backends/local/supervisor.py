@@ -71,6 +71,7 @@ class Supervisor:
         self._on_finished = on_finished
         self._reason: str | None = None
         self._wake_r, self._wake_w = os.pipe()
+        self._pipe_lock = threading.RLock()
         self.done = threading.Event()
         self._spawned = threading.Event()
         self.outcome: Outcome | None = None
@@ -91,12 +92,12 @@ class Supervisor:
 
     def request_end(self, reason: str = "canceled") -> None:
         """Ask the watcher to end every rank; returns at once (safe inside a signal handler)."""
-        if self._reason is None:
-            self._reason = reason
-        try:
+        with self._pipe_lock:  # reentrant: a signal handler may interrupt a cancel() in the same thread
+            if self.done.is_set() or self._wake_w is None:
+                return
+            if self._reason is None:
+                self._reason = reason
             os.write(self._wake_w, b"x")
-        except OSError:
-            pass
 
     def wait(self, timeout: float | None = None) -> bool:
         return self.done.wait(timeout)
@@ -107,15 +108,22 @@ class Supervisor:
         try:
             if self.process is None:  # mpiexec could not be started; start() raises the reason
                 return
-            self._loop()
+            try:
+                self._loop()
+            except BaseException:
+                self._reason = self._reason or "failed"
+                self._end_all()  # the watcher may fail, the job must still not outlive it
+                raise
             self._reap()
             self.outcome = self._outcome()
             if self._on_finished:
                 self._on_finished(self.outcome)
         finally:
             _unregister(self)
-            for fd in (self._wake_r, self._wake_w):
-                os.close(fd)
+            with self._pipe_lock:
+                os.close(self._wake_r)
+                os.close(self._wake_w)
+                self._wake_w = None
             self.done.set()
 
     def _loop(self) -> None:
