@@ -145,10 +145,27 @@ DRIVER = textwrap.dedent("""
 """)
 
 
-@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
-def test_ctrl_c_or_sigterm_on_the_driver_ends_every_rank(job, tmp_path, signum):
+# Submitted and streamed from a worker thread (like a local HyperDrive scheduler); Ctrl-C hits the main thread.
+THREAD_DRIVER = textwrap.dedent("""
+    import threading, time
+    from acpt_estimator import Mpi, PyTorch
+    from acpt_estimator.experiment import Experiment
+    from acpt_estimator.workspace import Workspace
+    def work():
+        run = Experiment(Workspace.from_config(), "interrupted").submit(PyTorch(
+            "src", entry_script="job.py", compute_target="local", distributed_training=Mpi(2)))
+        print("RUN", run.id, flush=True)
+        run.wait_for_completion(show_output=True)
+    threading.Thread(target=work, daemon=True).start()
+    time.sleep(60)
+""")
+
+
+@pytest.mark.parametrize("driver, signum", [(DRIVER, signal.SIGINT), (DRIVER, signal.SIGTERM),
+                                            (THREAD_DRIVER, signal.SIGINT)], ids=["sigint", "sigterm", "thread"])
+def test_ctrl_c_or_sigterm_on_the_driver_ends_every_rank(job, tmp_path, driver, signum):
     """The driver runs as its own process with ACPT_ESTIMATOR_TARGET=local and no config.json."""
-    (tmp_path / "driver.py").write_text(DRIVER)
+    (tmp_path / "driver.py").write_text(driver)
     marker = uuid.uuid4().hex
     env = dict(os.environ, ACPT_ESTIMATOR_TARGET="local", ACPT_ESTIMATOR_HOME=str(tmp_path / "store"),
                ACPT_TEST_MARKER=marker)

@@ -25,6 +25,13 @@ def submit_sweep(config, experiment, tags=None):
     return _submit_sweep(config, experiment, tags=tags)
 
 
+def install_interrupt_handlers() -> None:
+    """Ctrl-C/SIGTERM end every local job first. Call from the main thread if you submit from other threads."""
+    from .supervisor import install_interrupt_handlers as install
+
+    install()
+
+
 def list_runs(experiment, store_home: str | None = None) -> list:
     """The experiment's local runs, newest first."""
     from .run import LocalRun

@@ -144,7 +144,8 @@ def _initial_record(spec, experiment, run_id, now, input_paths, output_paths, la
                             "outputDetails": {"outputName": item.reference_name},
                             "localPath": output_paths[item.name]} for item in spec.outputs],
         "runDefinition": {
-            "script": spec.entry_script, "command": spec.command, "arguments": [_v1_argument(t, spec) for t in spec.arguments],
+            "script": spec.entry_script, "command": spec.command,
+            "arguments": [_v1_argument(t, spec) for t in spec.arguments],
             "target": "local", "framework": "PyTorch" if dist.kind == "pytorch" else "Python",
             "communicator": {"none": "None", "mpi": "Mpi"}.get(dist.kind, (dist.backend or "").capitalize()),
             "nodeCount": dist.node_count, "mpi": {"processCountPerNode": dist.process_count_per_node},

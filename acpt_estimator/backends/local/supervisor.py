@@ -6,6 +6,7 @@ import os
 import re
 import select
 import signal
+import sys
 import threading
 import time
 
@@ -217,12 +218,29 @@ class _Process:
 _active: set = set()
 _lock = threading.Lock()
 _previous: dict = {}
+_hooked = False
 
 
 def _register(supervisor: Supervisor) -> None:
+    global _hooked
     with _lock:
         _active.add(supervisor)
+        if not _hooked and hasattr(threading, "_register_atexit"):
+            # Runs when the main thread is done, before non-daemon threads (our watchers) are joined.
+            threading._register_atexit(_at_shutdown)
+            _hooked = True
     _install_handlers()
+
+
+def _at_shutdown() -> None:
+    """A driver that ends by an uncaught exception (Ctrl-C included) takes its running jobs down.
+
+    This also covers jobs submitted from other threads (local HyperDrive trials), where no signal handler
+    could be installed. A driver that ends normally waits for its jobs, like a v1 driver's cloud jobs run on.
+    """
+    if isinstance(getattr(sys, "last_value", None), BaseException):
+        for supervisor in active():
+            supervisor.request_end("interrupted")
 
 
 def _unregister(supervisor: Supervisor) -> None:
@@ -235,9 +253,18 @@ def active() -> list:
         return list(_active)
 
 
+def install_interrupt_handlers() -> None:
+    """Make Ctrl-C/SIGTERM end every running local job first; idempotent, chains to earlier handlers.
+
+    Called on each submission from the main thread. Code that submits from worker threads (a scheduler)
+    should call it once from the main thread; without it, Ctrl-C is still caught at interpreter exit.
+    """
+    _install_handlers()
+
+
 def _install_handlers() -> None:
     if threading.current_thread() is not threading.main_thread():
-        return  # signal.signal only works there; a driver submitting from a thread keeps its handlers
+        return  # signal.signal only works there
     for signum in (signal.SIGINT, signal.SIGTERM):
         current = signal.getsignal(signum)
         if current is _on_signal or current == signal.SIG_IGN or current is None:
@@ -247,13 +274,18 @@ def _install_handlers() -> None:
 
 
 def _on_signal(signum, frame):
-    for supervisor in active():
+    running = active()
+    for supervisor in running:
         supervisor.request_end("interrupted")
     previous = _previous.get(signum, signal.SIG_DFL)
     if callable(previous):
         return previous(signum, frame)
     if signum == signal.SIGINT:
         raise KeyboardInterrupt
+    if not running:  # nothing to wait for: die exactly as the default handler would
+        signal.signal(signum, signal.SIG_DFL)
+        os.kill(os.getpid(), signum)
+        return None
     # SIGTERM's default is to die on the spot, which would leave the watcher no time to end the ranks:
     # exit through SystemExit instead, so the (non-daemon) watcher finishes first.
     raise SystemExit(128 + signum)
