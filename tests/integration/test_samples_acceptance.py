@@ -42,3 +42,10 @@ def test_gloo_sample_expands_batchai_arguments_per_rank(tmp_path):
 def test_pip_packages_sample(tmp_path):
     out = run_driver("pip_packages", tmp_path)
     assert "'total': [3.0, 6.0, 9.0, 12.0, 15.0]" in out and "'tqdm_version':" in out
+
+
+def test_hyperdrive_tuning_sample(tmp_path):
+    out = run_driver("hyperdrive_tuning", tmp_path)
+    assert out.count("Started trial pytorch-hyperdrive_") == 4 and "Status: Completed" in out
+    assert "best run: pytorch-hyperdrive_" in out and "hyperparameters: {'learning_rate':" in out
+    assert "registered pytorch-hyperdrive 1" in out

@@ -1,0 +1,204 @@
+"""Local HyperDrive: trials run through the local runner, ``max_concurrent_runs`` at a time, policies applied live."""
+
+from __future__ import annotations
+
+import datetime
+import json
+import queue
+import threading
+import time
+import uuid
+
+from ..exceptions import UserErrorException
+from ..run import TERMINAL_STATUSES, Run
+from .early_termination import should_stop
+from .results import HyperDriveResults
+from .samplers import sampler_for
+
+POLL_SECONDS = 0.25
+
+
+def submit_sweep(config, experiment, tags=None) -> "LocalHyperDriveRun":
+    """The ``HyperDriveConfig._submit`` hook for the local backend; returns at once, trials run in a thread."""
+    run = LocalHyperDriveRun(config, experiment, tags)
+    run._thread.start()
+    return run
+
+
+def primary_series(child, name: str) -> list:
+    """The trial's reports of the primary metric, in order; rank 0's when several ranks log it."""
+    from ..tracking import SCALAR
+
+    by_writer = {}
+    for record in child._records():
+        if record.get("k") == SCALAR and record.get("n") == name and isinstance(record.get("v"), (int, float)):
+            by_writer.setdefault(record.get("w"), []).append(record["v"])
+    if not by_writer:
+        return []
+    return by_writer.get("rank_0") or by_writer[sorted(by_writer)[0]]
+
+
+class LocalHyperDriveRun(HyperDriveResults, Run):
+    """v1 ``HyperDriveRun`` over local trials; each trial is an ordinary LocalRun (see ``get_children``)."""
+
+    def __init__(self, config, experiment, tags=None):
+        self._config = config
+        self._experiment = experiment
+        self._tags = dict(tags or {})
+        self._id = f"HD_{uuid.uuid4()}"
+        self._children: list = []
+        self._params: dict = {}
+        self._stopped_at: dict = {}
+        self._judged: dict = {}  # trial id -> reports already judged by the policy
+        self._status = "Running"
+        self._start_time = time.time()
+        self._end_time = None
+        self._cancel = threading.Event()
+        self._events: queue.Queue = queue.Queue()
+        self._lock = threading.Lock()
+        self._thread = threading.Thread(target=self._schedule, name=f"hyperdrive-{self._id}", daemon=True)
+
+    # ---- the scheduler ------------------------------------------------------------------------------
+    def _schedule(self) -> None:
+        from ..backends.local import submit as submit_local
+
+        cfg = self._config
+        name, maximize = self._primary()
+        sampler = sampler_for(cfg._sampling, maximize)
+        deadline = self._start_time + cfg._max_duration_minutes * 60 if cfg._max_duration_minutes else None
+        running, told, exhausted = [], set(), False
+        try:
+            while not self._cancel.is_set():
+                while not exhausted and len(running) < cfg._max_concurrent_runs \
+                        and len(self._children) < cfg._max_total_runs:
+                    params = sampler.ask()
+                    if params is None:
+                        exhausted = True
+                        break
+                    child = submit_local(cfg.trial_spec(self._experiment.name, self._tags, values=params),
+                                         self._experiment)
+                    child.tag("hyperdrive_parent", self._id)
+                    child.tag("hyperparameters", json.dumps(params))
+                    with self._lock:
+                        self._children.append(child)
+                        self._params[child.id] = params
+                    running.append(child)
+                    self._events.put(f"Started trial {child.id} with {params}")
+                if not running:
+                    break
+                time.sleep(POLL_SECONDS)
+                self._apply_policy(running, name, maximize)
+                for child in [c for c in running if c.get_status() in TERMINAL_STATUSES]:
+                    running.remove(child)
+                    series = primary_series(child, name)
+                    best = (max if maximize else min)(series) if series else None
+                    if child.id not in told:
+                        told.add(child.id)
+                        sampler.tell(self._params[child.id], best)
+                    self._events.put(f"Trial {child.id}: {child.get_status()}, best {name} = {best}")
+                if deadline is not None and time.time() > deadline:
+                    self._events.put(f"max_duration_minutes={cfg._max_duration_minutes} reached; ending trials")
+                    self._cancel.set()
+            for child in running:
+                child.cancel()
+            self._status = "Canceled" if self._cancel.is_set() else "Completed"
+        except Exception as err:  # a scheduler crash must end the trials and surface, not hang the driver
+            for child in running:
+                child.cancel()
+            self._status = "Failed"
+            self._events.put(f"HyperDrive scheduler failed: {err}")
+        finally:
+            self._end_time = time.time()
+            self._events.put(None)
+
+    def _apply_policy(self, running, name: str, maximize: bool) -> None:
+        policy = self._config._policy
+        series = {c.id: primary_series(c, name) for c in self._children}
+        for child in list(running):
+            others = [s for cid, s in series.items() if cid != child.id]
+            report = should_stop(policy, series[child.id], others, maximize, after=self._judged.get(child.id, 0))
+            self._judged[child.id] = len(series[child.id])
+            if report is not None and child.get_status() not in TERMINAL_STATUSES:
+                self._stopped_at[child.id] = report
+                child.tag("early_termination", f"{type(policy).__name__} at report {report}")
+                child.cancel()
+                self._events.put(f"Trial {child.id} ended early by {type(policy).__name__} at report {report}")
+
+    # ---- the Run protocol ---------------------------------------------------------------------------
+    @property
+    def id(self) -> str:
+        return self._id
+
+    def get_status(self) -> str:
+        return self._status
+
+    def get_children(self, recursive=False, tags=None, properties=None, type=None, status=None,
+                     _rehydrate_runs=True):
+        with self._lock:
+            children = list(self._children)
+        return iter([c for c in children if status is None or c.get_status() == status])
+
+    def _hyperparameters_of(self, child):
+        return self._params.get(child.id)
+
+    def early_terminated(self) -> dict:
+        """``{trial id: report number}`` of the trials the policy ended."""
+        return dict(self._stopped_at)
+
+    def get_details(self) -> dict:
+        iso = lambda t: None if t is None else datetime.datetime.fromtimestamp(t, datetime.timezone.utc).isoformat()
+        cfg = self._config
+        return {"runId": self._id, "target": "local", "status": self._status, "startTimeUtc": iso(self._start_time),
+                "endTimeUtc": iso(self._end_time),
+                "properties": {"primary_metric_config": json.dumps(cfg.primary_metric_config),
+                               "generator_config": json.dumps(cfg._sampling.to_json()),
+                               "policy_config": json.dumps(cfg._policy.to_json()),
+                               "max_total_jobs": cfg._max_total_runs, "max_concurrent_jobs": cfg._max_concurrent_runs},
+                "children": [c.id for c in self.get_children()]}
+
+    def wait_for_completion(self, show_output=False, wait_post_processing=False, raise_on_error=True) -> dict:
+        if show_output:
+            print(f"RunId: {self._id}\nWeb View: {self.get_portal_url()}\n")
+        while True:
+            event = self._events.get()
+            if event is None:
+                self._events.put(None)  # later waits return at once
+                break
+            if show_output:
+                print(event, flush=True)
+        self._thread.join()
+        if show_output:
+            print(f"\nExecution Summary\n=================\nRunId: {self._id}\nStatus: {self._status}\n")
+        if self._status == "Failed" and raise_on_error:
+            from ..exceptions import ActivityFailedException
+
+            raise ActivityFailedException(f"Activity Failed:\n{json.dumps(self.get_details(), indent=2)}")
+        return self.get_details()
+
+    def cancel(self) -> None:
+        self._cancel.set()
+        for child in self.get_children():
+            if child.get_status() not in TERMINAL_STATUSES:
+                child.cancel()
+
+    def get_portal_url(self) -> str:
+        from ..backends.local.store import home
+
+        return "file://" + home()
+
+    def get_file_names(self) -> list:
+        return []
+
+    def download_file(self, name, output_file_path=None, _validate_checksum=False) -> None:
+        raise UserErrorException(f"A HyperDrive run has no files of its own ({name!r}); download from a trial, "
+                                 "e.g. hd_run.get_best_run_by_primary_metric().download_file(...).")
+
+    def download_files(self, prefix=None, output_directory=None, output_paths=None, batch_size=100,
+                       append_prefix=True, timeout_seconds=None) -> None:
+        self.download_file(prefix or "")
+
+    def register_model(self, model_name, model_path=None, tags=None, properties=None, model_framework=None,
+                       model_framework_version=None, description=None, datasets=None, sample_input_dataset=None,
+                       sample_output_dataset=None, resource_configuration=None, **kwargs):
+        raise UserErrorException("Register the model from a trial: "
+                                 "hd_run.get_best_run_by_primary_metric().register_model(model_name, model_path).")
