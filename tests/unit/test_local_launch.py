@@ -186,3 +186,24 @@ def test_missing_datastore_copy_names_the_path_it_expected(tmp_path):
     os.makedirs(expected)
     paths, _ = local_inputs.resolve(spec, str(tmp_path))
     assert list(paths.values()) == [expected]
+
+
+def test_local_path_inputs_are_handed_over_and_registered_datasets_are_refused(tmp_path):
+    from acpt_estimator.spec import DataInput
+
+    folder = tmp_path / "data"
+    folder.mkdir()
+    local = DataInput(name="train", reference_name="train", kind="local", mode="mount", uri_type="uri_folder",
+                      uri=str(folder))
+    as_uri = DataInput(name="t2", reference_name="t2", kind="dataset", mode="download", uri_type="uri_folder",
+                       uri=folder.as_uri())
+    assert local_inputs.input_path(local, str(tmp_path)) == str(folder)
+    assert local_inputs.input_path(as_uri, str(tmp_path)) == str(folder)
+    missing = DataInput(name="m", reference_name="m", kind="local", mode="mount", uri_type="uri_folder",
+                        uri=str(tmp_path / "nope"))
+    with pytest.raises(UserErrorException, match="does not exist"):
+        local_inputs.input_path(missing, str(tmp_path))
+    registered = DataInput(name="mnist", reference_name="mnist", kind="dataset", mode="mount",
+                           uri_type="uri_folder", uri="azureml:mnist:1", dataset_name="mnist", dataset_version="1")
+    with pytest.raises(UserErrorException, match="registered dataset"):
+        local_inputs.input_path(registered, str(tmp_path))

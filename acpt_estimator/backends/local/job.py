@@ -14,12 +14,11 @@ from ...snapshot import snapshot_files
 from ...spec import InputRef, Literal, OutputRef
 from . import inputs as data
 from . import mlflow_store, procs
-from .launch import LaunchContext, plan_launch
+from .launch import EXIT_NO_WORKDIR, LaunchContext, plan_launch
 from .mpi import find_launcher
 from .store import RunPaths, home, new_run_id, user, write_json
 from .supervisor import Supervisor
 
-TERMINAL = ("Completed", "Failed", "Canceled")
 TAIL_LINES = 30
 LAUNCHER_LOG = "system_logs/mpiexec.txt"
 
@@ -44,7 +43,10 @@ class LocalJob:
         self.record["status"] = "Starting"
         self.supervisor.start()
         # Written while mpiexec starts up; a rank reading run.json (Run.get_context) waits for it if needed.
-        self._set(status="Running", startTime=self.supervisor.started)
+        with self._lock:
+            if self.record["status"] == "Starting":  # a job that already ended keeps its final status
+                self.record.update(status="Running", startTime=self.supervisor.started)
+                write_json(self.paths.run_json, self.record)
 
     def cancel(self, reason: str = "canceled") -> None:
         self.supervisor.request_end(reason)
@@ -235,10 +237,15 @@ def _verdict(outcome, record: dict, plan, paths: RunPaths) -> tuple[str, dict | 
         "message": (f"Rank {failure.rank} (node {rank_plan.node_rank}, local rank {rank_plan.local_rank}) failed "
                     f"first with exit code {failure.code}{_signal_note(failure.code)}"
                     + (f"; the other {others} rank(s) were ended" if others else "") + f". Log: {log_rel}"),
-        "logTail": tail(rank_plan.log_file)}
+        # Nothing in the rank's log (it never started): the launcher's own output says why.
+        "logTail": tail(rank_plan.log_file) or tail(os.path.join(root, LAUNCHER_LOG))}
 
 
 def _signal_note(code: int) -> str:
+    if code == EXIT_NO_WORKDIR:
+        return " (rank.sh could not enter the run's snapshot folder)"
+    if code == 127:
+        return " (command not found)"
     if code > 128:
         try:
             return f" (killed by {signal.Signals(code - 128).name})"

@@ -1,0 +1,127 @@
+"""Local datastores and datasets: folders under ``<store>/datastores`` and a versioned registry in ``<store>/datasets``."""
+
+from __future__ import annotations
+
+import filecmp
+import json
+import os
+import shutil
+import tempfile
+import time
+
+from ...exceptions import UserErrorException
+from .store import datastore_folder, home, utc_iso
+
+DATASETS = "datasets"
+
+
+def list_source_files(src_dir: str) -> list[str]:
+    """Relative paths of the files under ``src_dir``; a missing folder is an error naming it."""
+    if not os.path.isdir(src_dir):
+        raise UserErrorException(f"upload source folder {src_dir!r} does not exist (or is not a folder). "
+                                 "Pass the folder that holds the data, e.g. src_dir='./data'.")
+    files = []
+    for root, _, names in os.walk(src_dir):
+        for name in names:
+            files.append(os.path.relpath(os.path.join(root, name), src_dir).replace(os.sep, "/"))
+    return sorted(files)
+
+
+def upload(datastore_name: str, src_dir: str, target_path: str | None, overwrite: bool, show_progress: bool,
+           files: list[str] | None = None, store_home: str | None = None) -> list[str]:
+    """Copy files into the local datastore folder. Identical files are skipped; differing ones need overwrite.
+
+    Every conflict is found before anything is copied, so a refused upload changes nothing.
+    """
+    files = list_source_files(src_dir) if files is None else files
+    target = datastore_folder(store_home or home(), datastore_name, target_path or "")
+    conflicts, todo = [], []
+    for rel in files:
+        source, dest = os.path.join(src_dir, rel), os.path.join(target, rel)
+        if os.path.exists(dest):
+            if filecmp.cmp(source, dest, shallow=False):
+                continue  # already there: nothing to re-upload
+            if not overwrite:
+                conflicts.append(rel)
+                continue
+        todo.append(rel)
+    if conflicts:
+        shown = ", ".join(conflicts[:5]) + (f" and {len(conflicts) - 5} more" if len(conflicts) > 5 else "")
+        raise UserErrorException(
+            f"Uploading {src_dir!r} to datastore {datastore_name!r} path {target_path or '/'!r} would overwrite "
+            f"{len(conflicts)} different file(s): {shown}. Pass overwrite=True to replace them; nothing was uploaded.")
+    if show_progress:
+        print(f"Uploading an estimated of {len(files)} files ({len(files) - len(todo)} already there)")
+    for count, rel in enumerate(todo, 1):
+        dest = os.path.join(target, rel)
+        os.makedirs(os.path.dirname(dest), exist_ok=True)
+        shutil.copyfile(os.path.join(src_dir, rel), dest)
+        if show_progress:
+            print(f"Uploaded {rel}, {count} files out of an estimated total of {len(todo)}")
+    if show_progress:
+        print(f"Uploaded {len(todo)} files")
+    return todo
+
+
+# ---- the dataset registry ----------------------------------------------------------------------------
+def _registry(name: str, store_home: str | None = None) -> str:
+    return os.path.join(store_home or home(), DATASETS, name)
+
+
+def _versions(folder: str) -> list[int]:
+    try:
+        return sorted(int(v) for v in os.listdir(folder) if v.isdigit())
+    except FileNotFoundError:
+        return []
+
+
+def register(name: str, paths: list, description=None, tags=None, create_new_version=False,
+             store_home: str | None = None) -> dict:
+    """Record ``paths`` ((datastore, path) pairs) under ``name``; the new version appears whole or not at all."""
+    base = store_home or home()
+    for datastore, path in paths:
+        folder = datastore_folder(base, datastore, _without_glob(path))
+        if not os.path.exists(folder):
+            raise UserErrorException(
+                f"Cannot register dataset {name!r}: datastore {datastore!r} has no {path!r} here ({folder}). "
+                "Upload the data first (ds.upload(...) or Dataset.File.upload_directory(...)); nothing was registered.")
+    folder = _registry(name, base)
+    versions = _versions(folder)
+    definition = {"paths": [[d, p] for d, p in paths]}
+    if versions:
+        latest = get(name, None, base)
+        if latest["paths"] == definition["paths"]:
+            return latest  # v1: registering the same definition again returns the existing version
+        if not create_new_version:
+            raise UserErrorException(
+                f"Dataset {name!r} is already registered (version {versions[-1]}) with other paths. Pass "
+                "create_new_version=True to register a new version, or choose another name.")
+    record = dict(definition, name=name, version=(versions[-1] + 1) if versions else 1, description=description,
+                  tags=dict(tags or {}), createdTime=utc_iso(time.time()))
+    os.makedirs(folder, exist_ok=True)
+    staging = tempfile.mkdtemp(dir=folder, prefix=".staging-")
+    with open(os.path.join(staging, "dataset.json"), "w", encoding="utf-8") as handle:
+        json.dump(record, handle, indent=2)
+    os.rename(staging, os.path.join(folder, str(record["version"])))  # atomic: no half-registered version
+    return record
+
+
+def get(name: str, version=None, store_home: str | None = None) -> dict:
+    folder = _registry(name, store_home)
+    versions = _versions(folder)
+    chosen = versions[-1] if version in (None, "latest") and versions else version
+    path = os.path.join(folder, str(chosen), "dataset.json")
+    if chosen is None or not os.path.isfile(path):
+        known = sorted(os.listdir(os.path.dirname(folder))) if os.path.isdir(os.path.dirname(folder)) else []
+        raise UserErrorException(
+            f"Dataset {name!r} (version {version or 'latest'}) is not registered in the local store "
+            f"{os.path.dirname(folder)}; registered: {known or 'none'}. Register it with dataset.register(ws, "
+            f"{name!r}) (or set ACPT_ESTIMATOR_HOME to the store that has it).")
+    with open(path, encoding="utf-8") as handle:
+        return json.load(handle)
+
+
+def _without_glob(path: str) -> str:
+    from ...data import strip_glob
+
+    return strip_glob(path) if any(ch in path for ch in "*?[") else path
