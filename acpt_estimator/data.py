@@ -24,10 +24,21 @@ def _warn_datastore_deprecated(method: str) -> None:
             "See Dataset API change notice at https://aka.ms/dataset-deprecation.", method, method)
 
 
+def is_local_workspace(workspace) -> bool:
+    """Data calls stay on this machine for local-only workspaces and whenever local runs are forced."""
+    return getattr(workspace, "_offline", True)
+
+
 def datastore_uri(datastore_name: str, path: str | None) -> str:
     """The v2 URI of a datastore path; a folder path ends with '/'."""
     path = (path or "").lstrip("/")
     return f"azureml://datastores/{datastore_name}/paths/{path}"
+
+
+def parse_datastore_uri(uri: str):
+    """(datastore, path) of ``azureml://datastores/<ds>/paths/<p>``, else None."""
+    match = re.match(r"^azureml://datastores/([^/]+)/paths/(.*)$", uri or "")
+    return (match[1], match[2]) if match else None
 
 
 def check_input_name(name: str) -> str:
@@ -107,6 +118,39 @@ class Datastore:
         _warn_datastore_deprecated("as_upload")
         return DataReference(self, self.name, None, "upload", path_on_compute)
 
+    def upload(self, src_dir, target_path=None, overwrite=False, show_progress=True) -> DataReference:
+        """v1 (deprecated but common): copy a folder to ``target_path``; returns a reference to it.
+
+        Locally the datastore is a folder of the local store; in the cloud the files go to the blob container.
+        Files already there with the same content are skipped; different ones need ``overwrite=True``.
+        """
+        from .backends.local.datastores import list_source_files
+
+        files = list_source_files(src_dir)
+        self._upload(src_dir, files, target_path, overwrite, show_progress)
+        return DataReference(self, data_reference_name=None, path_on_datastore=target_path)
+
+    def upload_files(self, files, relative_root=None, target_path=None, overwrite=False, show_progress=True):
+        """v1: upload individual files, keeping their paths relative to ``relative_root``."""
+        import os
+
+        root = relative_root or os.path.commonpath([os.path.dirname(os.path.abspath(f)) for f in files])
+        relative = [os.path.relpath(os.path.abspath(f), root).replace(os.sep, "/") for f in files]
+        missing = [f for f in files if not os.path.isfile(f)]
+        if missing:
+            raise UserErrorException(f"upload_files: {missing} do not exist. Pass paths of existing files.")
+        self._upload(root, relative, target_path, overwrite, show_progress)
+        return DataReference(self, data_reference_name=None, path_on_datastore=target_path)
+
+    def _upload(self, src_dir, files, target_path, overwrite, show_progress):
+        if is_local_workspace(self.workspace):
+            from .backends.local import datastores
+
+            return datastores.upload(self.name, src_dir, target_path, overwrite, show_progress, files)
+        from .backends.azureml import data_ops
+
+        return data_ops.upload(self.workspace, self.name, src_dir, target_path, overwrite, show_progress, files)
+
     def __str__(self) -> str:
         return f"$AZUREML_DATAREFERENCE_{self.name}"
 
@@ -176,6 +220,26 @@ class FileDataset:
 
     def as_named_input(self, name: str) -> DatasetConsumptionConfig:
         return DatasetConsumptionConfig(name, self)
+
+    def register(self, workspace, name, description=None, tags=None, create_new_version=False) -> "FileDataset":
+        """Register under ``name`` (a new version only with ``create_new_version=True`` when the paths differ)."""
+        if not isinstance(name, str) or not name:
+            raise UserErrorException(f"dataset.register(name={name!r}): pass the name to register the dataset as.")
+        if not self.paths:
+            raise UserErrorException("Only a dataset made from datastore paths can be registered "
+                                     "(Dataset.File.from_files(path=(ds, 'folder/**'))).")
+        if is_local_workspace(workspace):
+            from .backends.local import datastores
+
+            record = datastores.register(name, [(d.name, p) for d, p in self.paths], description, tags,
+                                         create_new_version)
+            version = str(record["version"])
+        else:
+            from .backends.azureml import data_ops
+
+            version = data_ops.register_dataset(workspace, name, self.uri(), self.uri_type, description, tags,
+                                                create_new_version)
+        return FileDataset(paths=self.paths, name=name, version=version, workspace=workspace)
 
     def as_mount(self, path_on_compute=None) -> DatasetConsumptionConfig:
         return DatasetConsumptionConfig(f"input__{uuid.uuid4().hex[:8]}", self).as_mount(path_on_compute)

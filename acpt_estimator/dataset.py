@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .data import Datastore, FileDataset
+from .data import Datastore, FileDataset, is_local_workspace
 from .exceptions import UserErrorException
 
 
@@ -29,6 +29,13 @@ class _FileFactory:
     def from_files(path, validate=True, partition_format=None, is_file=False) -> FileDataset:
         return FileDataset(paths=_paths(path))
 
+    @staticmethod
+    def upload_directory(src_dir, target, pattern=None, overwrite=False, show_progress=True) -> FileDataset:
+        """Upload a folder to ``target=(datastore, 'path')`` and return a dataset of its files."""
+        datastore, path = _paths(target)[0]
+        datastore.upload(src_dir, target_path=path, overwrite=overwrite, show_progress=show_progress)
+        return FileDataset(paths=((datastore, f"{path.rstrip('/')}/**" if path else "**"),))
+
 
 class Dataset:
     """v1 ``azureml.core.Dataset`` entry points."""
@@ -37,7 +44,19 @@ class Dataset:
 
     @staticmethod
     def get_by_name(workspace, name, version="latest") -> FileDataset:
-        """A registered dataset, referenced as a v2 data asset (``azureml:<name>:<version>``)."""
+        """A registered dataset (latest version by default); a missing name is an error naming it."""
         if not name or not isinstance(name, str):
             raise UserErrorException(f"Dataset.get_by_name(name={name!r}): pass the registered dataset's name.")
-        return FileDataset(name=name, version=None if version == "latest" else str(version), workspace=workspace)
+        if is_local_workspace(workspace):
+            from .backends.local import datastores
+
+            record = datastores.get(name, version)
+            paths = tuple((Datastore(workspace, d), p) for d, p in record["paths"])
+            return FileDataset(paths=paths, name=name, version=str(record["version"]), workspace=workspace)
+        from .backends.azureml import data_ops
+        from .data import parse_datastore_uri
+
+        found_version, uri = data_ops.get_dataset(workspace, name, version)
+        parsed = parse_datastore_uri(uri)
+        paths = ((Datastore(workspace, parsed[0]), parsed[1]),) if parsed else ()
+        return FileDataset(paths=paths, name=name, version=found_version, workspace=workspace)

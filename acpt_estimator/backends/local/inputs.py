@@ -30,6 +30,8 @@ def input_path(item, store_home: str) -> str:
                 "another path.")
         return path
     match = _DATASTORE_URI.match(item.uri)
+    if match is None and item.datastore:  # a registered dataset: its datastore path is known
+        match = {"ds": item.datastore, "path": item.path_on_datastore}
     if match is None:
         raise UserErrorException(
             f"Input {item.reference_name!r} ({item.uri}) is a registered dataset or remote URI; local runs read "

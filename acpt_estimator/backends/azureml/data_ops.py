@@ -1,0 +1,119 @@
+"""v1 datastore uploads and datasets on Azure ML v2: blob uploads to datastore paths, data assets."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+
+from ...exceptions import UserErrorException
+from .client import azure_errors, ml_client
+
+
+def _container(workspace, datastore_name: str):
+    """A ContainerClient for the datastore, using its stored key/SAS or else the workspace's credential."""
+    from azure.storage.blob import ContainerClient
+
+    with azure_errors(workspace, f"read datastore {datastore_name!r}"):
+        store = ml_client(workspace).datastores.get(datastore_name, include_secrets=True)
+    if getattr(store, "type", "azure_blob") != "azure_blob" or not getattr(store, "container_name", None):
+        raise UserErrorException(f"Datastore {datastore_name!r} is not an Azure Blob datastore; v1 upload() works "
+                                 "with blob datastores (e.g. workspaceblobstore).")
+    account_url = f"{store.protocol or 'https'}://{store.account_name}.blob.{store.endpoint or 'core.windows.net'}"
+    secret = getattr(store.credentials, "account_key", None) or getattr(store.credentials, "sas_token", None)
+    credential = secret or workspace._credential
+    return ContainerClient(account_url, store.container_name, credential=credential), account_url
+
+
+def _md5(path: str) -> bytes:
+    digest = hashlib.md5()
+    with open(path, "rb") as handle:
+        for chunk in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(chunk)
+    return digest.digest()
+
+
+def upload(workspace, datastore_name: str, src_dir: str, target_path: str | None, overwrite: bool,
+           show_progress: bool, files: list[str]) -> list[str]:
+    """Upload into ``<target_path>/``; blobs with the same MD5 are skipped, differing ones need overwrite.
+
+    All conflicts are found (one listing) before the first byte is sent, so a refused upload changes nothing.
+    """
+    from azure.core.exceptions import ServiceRequestError
+
+    container, account_url = _container(workspace, datastore_name)
+    prefix = (target_path or "").strip("/")
+    prefix = prefix + "/" if prefix else ""
+    try:
+        existing = {b.name: (b.content_settings.content_md5 if b.content_settings else None)
+                    for b in container.list_blobs(name_starts_with=prefix)}
+        todo, conflicts = [], []
+        for rel in files:
+            remote = existing.get(prefix + rel, "absent")
+            if remote == "absent":
+                todo.append(rel)
+            elif remote and bytes(remote) == _md5(os.path.join(src_dir, rel)):
+                continue  # already there: nothing re-uploaded
+            elif overwrite:
+                todo.append(rel)
+            else:
+                conflicts.append(rel)
+        if conflicts:
+            raise UserErrorException(
+                f"Uploading {src_dir!r} to datastore {datastore_name!r} path {target_path or '/'!r} would overwrite "
+                f"{len(conflicts)} different file(s), e.g. {conflicts[0]}. Pass overwrite=True to replace them; "
+                "nothing was uploaded.")
+        for count, rel in enumerate(todo, 1):
+            with open(os.path.join(src_dir, rel), "rb") as handle:
+                container.upload_blob(prefix + rel, handle, overwrite=overwrite)
+            if show_progress:
+                print(f"Uploaded {rel}, {count} files out of an estimated total of {len(todo)}")
+    except ServiceRequestError as err:
+        raise UserErrorException(
+            f"Could not reach the storage account of datastore {datastore_name!r} at {account_url} "
+            f"({str(err).splitlines()[0]}). Check the network/firewall settings of the storage account.") from None
+    return todo
+
+
+def register_dataset(workspace, name: str, uri: str, uri_type: str, description=None, tags=None,
+                     create_new_version=False) -> str:
+    """A v2 data asset for the dataset; returns its version. Same path again: the existing version."""
+    from azure.ai.ml.entities import Data
+    from azure.core.exceptions import ResourceNotFoundError
+
+    client = ml_client(workspace)
+    with azure_errors(workspace, f"register dataset {name!r}"):
+        try:
+            versions = list(client.data.list(name=name))
+        except ResourceNotFoundError:
+            versions = []
+        if versions:
+            latest = max(versions, key=lambda d: int(d.version) if str(d.version).isdigit() else 0)
+            if latest.path == uri:
+                return str(latest.version)
+            if not create_new_version:
+                raise UserErrorException(
+                    f"Dataset {name!r} is already registered (version {latest.version}) with another path "
+                    f"({latest.path}). Pass create_new_version=True to register a new version.")
+            version = str(int(latest.version) + 1 if str(latest.version).isdigit() else len(versions) + 1)
+        else:
+            version = "1"
+        asset = Data(name=name, version=version, path=uri, type=uri_type, description=description,
+                     tags={str(k): str(v) for k, v in (tags or {}).items()} or None)
+        return str(client.data.create_or_update(asset).version)
+
+
+def get_dataset(workspace, name: str, version=None):
+    """(version, path) of a registered data asset; a missing one is a UserErrorException naming it."""
+    from azure.core.exceptions import ResourceNotFoundError
+
+    client = ml_client(workspace)
+    with azure_errors(workspace, f"get dataset {name!r}"):
+        try:
+            asset = client.data.get(name, version=str(version)) if version not in (None, "latest") \
+                else client.data.get(name, label="latest")
+        except ResourceNotFoundError:
+            raise UserErrorException(
+                f"Dataset {name!r} (version {version or 'latest'}) is not registered in workspace "
+                f"{workspace.name!r}. Register it with dataset.register(ws, {name!r}) or check the name in the "
+                "studio's Data page.") from None
+    return str(asset.version), asset.path
