@@ -14,16 +14,15 @@ import json
 import math
 import os
 import re
-from pathlib import Path
 
-from .store import mlruns_folder, user
+from .store import file_uri, mlruns_folder, user
 
 STATUS = {"Running": 1, "Completed": 3, "Failed": 4, "Canceled": 5}
 _UNSAFE = re.compile(r"[^\w\-. :/]")
 
 
 def tracking_uri(store_home: str) -> str:
-    return Path(mlruns_folder(store_home)).as_uri()
+    return file_uri(mlruns_folder(store_home))
 
 
 @functools.lru_cache(maxsize=64)
@@ -62,7 +61,7 @@ def _ensure_experiment(root: str, exp_id: str, name: str, now_ms: int) -> None:
         return
     os.makedirs(os.path.dirname(meta), exist_ok=True)
     _write(meta, _yaml({
-        "artifact_location": Path(root, exp_id).as_uri(), "creation_time": now_ms,
+        "artifact_location": file_uri(os.path.join(root, exp_id)), "creation_time": now_ms,
         "effective_trace_archival_retention": None, "experiment_id": exp_id, "last_update_time": now_ms,
         "lifecycle_stage": "active", "name": name, "trace_location": None, "workspace": "default"}))
 
@@ -89,7 +88,7 @@ def _write_meta(folder, exp_id, run_id, artifact_dir, start_ms, end_ms, status, 
     # The artifact location is the run's files/ folder, so outputs/ and user_logs/ show up in `mlflow ui`
     # and mlflow.log_artifact() in a job lands among the run's files.
     (_write_new if fresh else _write)(os.path.join(folder, "meta.yaml"), _yaml({
-        "artifact_uri": Path(artifact_dir).as_uri(), "end_time": end_ms, "entry_point_name": "",
+        "artifact_uri": file_uri(artifact_dir), "end_time": end_ms, "entry_point_name": "",
         "experiment_id": exp_id, "lifecycle_stage": "active", "run_id": run_id, "run_name": run_id,
         "source_name": "", "source_type": 4, "source_version": "", "start_time": start_ms,
         "status": STATUS[status], "tags": [], "user_id": user(), "deleted_time": None}))

@@ -7,6 +7,7 @@ import getpass
 import json
 import os
 import time
+import urllib.parse
 import uuid
 
 import attrs
@@ -37,6 +38,11 @@ _user: str | None = None
 def new_run_id(experiment_name: str) -> str:
     """v1's run id format (``_execution/_commands.py``): <experiment>_<int(time)>_<8 hex>."""
     return f"{experiment_name}_{int(time.time())}_{uuid.uuid4().hex[:8]}"
+
+
+def file_uri(path: str) -> str:
+    """Path(path).as_uri() for an absolute path, without pathlib's parsing on the launch path."""
+    return "file://" + urllib.parse.quote(path)
 
 
 def utc_iso(timestamp: float | None) -> str | None:
@@ -125,8 +131,9 @@ def models_folder(store_home: str) -> str:
 def write_json(path: str, data) -> None:
     """Write via a temporary file and rename, so readers never see half a file."""
     tmp = f"{path}.{os.getpid()}.tmp"
+    text = json.dumps(data, default=str)  # dumps, no indent: only that uses the C encoder (launch overhead)
     with open(tmp, "w", encoding="utf-8") as handle:
-        json.dump(data, handle, default=str)  # no indent: keeps the C encoder (launch overhead)
+        handle.write(text)
     os.replace(tmp, path)
 
 
