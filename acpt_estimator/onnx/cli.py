@@ -104,7 +104,8 @@ def cmd_check(args) -> int:
     try:
         variant = verify(args.model, model, tuple(example), input_names=names,
                          tolerance=Tolerance(args.atol, args.rtol), verify_sizes=parse_sizes(args.sizes),
-                         value_ranges=ranges, classifier=_classifier(args.classifier))
+                         value_ranges=ranges, classifier=_classifier(args.classifier),
+                         name=os.path.basename(args.model))
     except OnnxVerificationError as exc:
         if exc.variant is not None:
             print(title + "\n" + summary_table([exc.variant]))
