@@ -54,6 +54,9 @@ def build_parser() -> argparse.ArgumentParser:
     from .onnx.cli import add_onnx_subcommands
 
     add_onnx_subcommands(sub)
+    from .horovod_build import add_horovod_subcommands
+
+    add_horovod_subcommands(sub)
     return parser
 
 

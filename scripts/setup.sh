@@ -14,3 +14,12 @@ if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
   pip install -c constraints.txt -e ".[azure,local,onnx,sweep,test]"
   echo "$want" > "$stamp"
 fi
+# Horovod 0.28.1 built against this torch (C++17 fix; runtime.md §2): compiled once per torch + MPI + Python
+# (3-5 min on 2 cores), the wheel cached in ~/.cache/acpt-estimator/wheels (ACPT_ESTIMATOR_CACHE) and only
+# reinstalled afterwards. Own stamp, so setup.cfg edits do not redo it; rerun if horovod went missing.
+hstamp=.venv/.acpt-horovod-stamp
+hwant=$(cat acpt_estimator/horovod_build.py constraints.txt | sha256sum | cut -d' ' -f1)
+if [ "$(cat "$hstamp" 2>/dev/null)" != "$hwant" ] || [ ! -d "$(.venv/bin/python -c 'import sysconfig; print(sysconfig.get_paths()["platlib"])')/horovod" ]; then
+  .venv/bin/python -m acpt_estimator.horovod_build horovod build -c constraints.txt
+  echo "$hwant" > "$hstamp"
+fi

@@ -7,6 +7,7 @@ import pytest
 import yaml
 
 from acpt_estimator.backends.azureml.translate import job_to_yaml, to_command
+from acpt_estimator.job_runtime import INPUT_NAME, RUNTIME_DIR
 
 from .golden_cases import CASES, SRC
 
@@ -15,11 +16,14 @@ REGENERATE = os.environ.get("ACPT_REGENERATE_GOLDEN") == "1"
 
 
 def _normalised(job, context_root) -> dict:
-    data = json.loads(json.dumps(job._to_dict()))
+    data = yaml.safe_load(job_to_yaml(job))  # what users get from convert
     data["code"] = os.path.relpath(data["code"], os.path.abspath(SRC)).replace(".", "<source_directory>", 1)
     build = (data.get("environment") or {}).get("build") if isinstance(data.get("environment"), dict) else None
     if build:
         build["path"] = build["path"].replace(str(context_root), "<context_root>")
+    runtime = (data.get("inputs") or {}).get(INPUT_NAME)
+    if runtime:  # the installed package's folder: differs per machine
+        runtime["path"] = os.path.relpath(runtime["path"], RUNTIME_DIR).replace(".", "<job_runtime>", 1)
     return data
 
 

@@ -6,6 +6,7 @@ import re
 import shlex
 
 from ...arguments import VAR_REFERENCE
+from ...job_runtime import INPUT_NAME, needs_job_runtime
 from ...spec import InputRef, JobSpec, Literal, OutputRef, SearchRef
 
 # Variables v1 runtimes exported and old scripts still read; v2 provides their ingredients under new names.
@@ -15,6 +16,8 @@ V1_ERA_PREAMBLE = (
     'export AZ_BATCH_MASTER_NODE="${AZ_BATCH_MASTER_NODE:-${MASTER_ADDR:-localhost}:${MASTER_PORT:-6105}}"',
     'export AZ_BATCHAI_PYTORCH_INIT_METHOD="tcp://${MASTER_ADDR:-localhost}:${MASTER_PORT:-6105}"',
 )
+# The job-runtime folder (the ``horovod`` package: real Horovod if the image has one, else the layer) goes first.
+JOB_RUNTIME_PATH = 'export PYTHONPATH="${{inputs.%s}}${PYTHONPATH:+:${PYTHONPATH}}"' % INPUT_NAME
 # The v2 service substitutes ${{...}} (and $[[...]] optional blocks) anywhere in the command text.
 _TEMPLATE_OPENERS = re.compile(r"\$(?=\{\{|\[\[)")
 
@@ -63,8 +66,8 @@ def render_argv(spec: JobSpec) -> str:
 
 
 def render_command(spec: JobSpec) -> str:
-    """The full command: v1-era variables, data-reference variables, then the program."""
-    lines = []
+    """The full command: job-runtime path, v1-era variables, data-reference variables, then the program."""
+    lines = [JOB_RUNTIME_PATH] if needs_job_runtime(spec) else []
     if spec.distribution.kind != "none" or _mentions_batchai(spec):
         lines.extend(V1_ERA_PREAMBLE)
     for item in spec.inputs:

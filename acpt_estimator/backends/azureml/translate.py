@@ -9,6 +9,7 @@ import tempfile
 import yaml
 
 from ...exceptions import TrainingException, UserErrorException
+from ...job_runtime import INPUT_NAME, RUNTIME_DIR, needs_job_runtime
 from ...spec import EnvironmentSpec, JobSpec
 from .command_line import render_command
 
@@ -70,7 +71,15 @@ def write_build_context(env: EnvironmentSpec, context_root: str | None = None) -
 def _inputs(spec: JobSpec) -> dict:
     from azure.ai.ml import Input
 
-    return {item.name: Input(type=item.uri_type, path=item.uri, mode=_INPUT_MODES[item.mode]) for item in spec.inputs}
+    inputs = {item.name: Input(type=item.uri_type, path=item.uri, mode=_INPUT_MODES[item.mode]) for item in spec.inputs}
+    if needs_job_runtime(spec):
+        if INPUT_NAME in inputs:
+            raise UserErrorException(f"The input name {INPUT_NAME!r} is reserved for acpt-estimator's job runtime; "
+                                     "rename that input.")
+        # A local folder input: v2 uploads it at submit (once; later jobs reuse it by content hash).
+        # render_command puts it first on PYTHONPATH, so `import horovod` works on images without Horovod.
+        inputs[INPUT_NAME] = Input(type="uri_folder", path=RUNTIME_DIR, mode="download")
+    return inputs
 
 
 def _outputs(spec: JobSpec) -> dict:
@@ -160,4 +169,12 @@ def job_to_yaml(job) -> str:
     import json
 
     data = json.loads(json.dumps(job._to_dict()))
+    # azure-ai-ml 1.35 dumps a local folder input as 'azureml:/abs/path', which load_job then reads as an asset
+    # id; write the folder itself (the job-runtime input is one).
+    for name, item in (getattr(job, "inputs", None) or {}).items():
+        path = getattr(item, "path", None)
+        dumped = (data.get("inputs") or {}).get(name)
+        if isinstance(path, str) and isinstance(dumped, dict) and dumped.get("path") == f"azureml:{path}" \
+                and os.path.exists(path):
+            dumped["path"] = path
     return yaml.safe_dump(data, sort_keys=False)

@@ -10,6 +10,7 @@ import sys
 import threading
 import time
 
+from ...job_runtime import needs_job_runtime
 from ...snapshot import snapshot_files
 from ...spec import InputRef, Literal, OutputRef
 from . import inputs as data
@@ -26,10 +27,13 @@ LAUNCHER_LOG = "system_logs/mpiexec.txt"
 class LocalJob:
     """The in-process state of a running local job; run.json mirrors it for other processes."""
 
-    def __init__(self, paths: RunPaths, record: dict, supervisor_args: dict, plan, mlflow_exp: str):
-        self.paths, self.record, self.plan, self.mlflow_exp = paths, record, plan, mlflow_exp
+    def __init__(self, paths: RunPaths, record: dict, max_seconds):
+        self.paths, self.record = paths, record
+        self.plan = self.mlflow_exp = None  # set by _prepare
         self._lock = threading.Lock()
-        self.supervisor = Supervisor(on_finished=self._finished, **supervisor_args)
+        self.supervisor = Supervisor(run_id=record["runId"], status_dir=paths.status, cancel_flag=paths.cancel_flag,
+                                     launcher_log=os.path.join(paths.files, LAUNCHER_LOG), max_seconds=max_seconds,
+                                     on_finished=self._finished)
 
     @property
     def status(self) -> str:
@@ -40,13 +44,10 @@ class LocalJob:
         return self.supervisor.done
 
     def start(self) -> None:
-        self.record["status"] = "Starting"
-        self.supervisor.start()
-        # Written while mpiexec starts up; a rank reading run.json (Run.get_context) waits for it if needed.
-        with self._lock:
-            if self.record["status"] == "Starting":  # a job that already ended keeps its final status
-                self.record.update(status="Running", startTime=self.supervisor.started)
-                write_json(self.paths.run_json, self.record)
+        # run.json is written just before mpiexec starts: afterwards the write would compete with the
+        # launcher for the CPU. (If the launch fails, the caller records Failed instead.)
+        self._set(status="Running", startTime=time.time())
+        self.supervisor.launch(self.plan.argv, self.plan.env)
 
     def cancel(self, reason: str = "canceled") -> None:
         self.supervisor.request_end(reason)
@@ -86,10 +87,12 @@ def start(spec, experiment) -> "LocalRun":  # noqa: F821 - imported lazily below
     paths.create()
     now = time.time()
     record = _initial_record(spec, experiment, run_id, now, input_paths, output_paths, launcher)
+    job = LocalJob(paths, record, spec.max_run_duration_seconds)
     try:
-        job = _prepare(spec, paths, record, launcher, input_paths, output_paths, now)
+        _prepare(job, spec, launcher, input_paths, output_paths, now)
         job.start()
     except BaseException as err:
+        job.supervisor.abandon()
         # Leave no run that looks alive: record why it never started, then let the caller see the error.
         record.update(status="Failed", endTime=time.time(), endReason="not started",
                       error={"code": "UserError", "message": f"The run could not be started: {err}"})
@@ -98,8 +101,9 @@ def start(spec, experiment) -> "LocalRun":  # noqa: F821 - imported lazily below
     return LocalRun(paths, experiment=experiment, job=job)
 
 
-def _prepare(spec, paths, record, launcher, input_paths, output_paths, now) -> LocalJob:
+def _prepare(job: LocalJob, spec, launcher, input_paths, output_paths, now) -> None:
     """Snapshot, MLflow run and launch plan: everything between the run record and the first process."""
+    paths, record = job.paths, job.record
     store_home, run_id, experiment_name = paths.home, record["runId"], record["experimentName"]
     _copy_snapshot(spec.source_directory, paths.snapshot, store_home)
     mlflow_exp = mlflow_store.create_run(store_home, experiment_name, run_id, start_ms=int(now * 1000),
@@ -110,17 +114,15 @@ def _prepare(spec, paths, record, launcher, input_paths, output_paths, now) -> L
         launcher=launcher, master_port=_free_port(), base_env=os.environ, input_paths=input_paths,
         output_paths=output_paths, workspace=record["workspace"],
         mlflow_tracking_uri=mlflow_store.tracking_uri(store_home), mlflow_experiment_id=mlflow_exp,
-        is_root=os.geteuid() == 0, cores=len(os.sched_getaffinity(0)))
+        is_root=os.geteuid() == 0, cores=len(os.sched_getaffinity(0)),
+        rendezvous_port=_free_port() if needs_job_runtime(spec) else 0)
     plan = plan_launch(spec, ctx)
     with open(paths.rank_script, "w", encoding="utf-8") as handle:
         handle.write(plan.script)
     record["runDefinition"]["launcher"] = {"path": launcher.path, "flavour": launcher.flavour,
                                            "version": launcher.version, "argv": list(plan.argv)}
     record["mlflow"] = {"experimentId": mlflow_exp, "trackingUri": ctx.mlflow_tracking_uri}
-    return LocalJob(paths, record, dict(
-        argv=plan.argv, env=plan.env, run_id=run_id, status_dir=paths.status,
-        cancel_flag=paths.cancel_flag, launcher_log=os.path.join(paths.files, LAUNCHER_LOG),
-        max_seconds=spec.max_run_duration_seconds), plan, mlflow_exp)
+    job.plan, job.mlflow_exp = plan, mlflow_exp
 
 
 def _initial_record(spec, experiment, run_id, now, input_paths, output_paths, launcher) -> dict:

@@ -7,6 +7,7 @@ plain ``mpiexec -n 2 python script.py`` time here, which would miss the launch-o
 
 from __future__ import annotations
 
+import os
 import shlex
 from types import MappingProxyType
 from typing import Mapping
@@ -15,6 +16,7 @@ import attrs
 
 from ...arguments import expand_vars
 from ...exceptions import ExperimentExecutionException
+from ...job_runtime import RENDEZVOUS_PORT_VAR, RUNTIME_DIR, needs_job_runtime
 from ...spec import InputRef, JobSpec, Literal, OutputRef
 from .mpi import Launcher
 
@@ -64,6 +66,7 @@ class LaunchContext:
     is_root: bool = False
     cores: int = 1
     master_addr: str = "127.0.0.1"
+    rendezvous_port: int = 0  # a second free port, for Horovod's Gloo rendezvous (0: the job does not need one)
 
 
 @attrs.frozen
@@ -153,6 +156,11 @@ def job_environment(spec: JobSpec, ctx: LaunchContext) -> dict[str, str]:
                     "MLFLOW_EXPERIMENT_ID": ctx.mlflow_experiment_id,
                     # mlflow 3.x refuses file: stores unless told; mlflow-skinny has no sqlite.
                     "MLFLOW_ALLOW_FILE_STORE": "true"})
+    if needs_job_runtime(spec):
+        # `import horovod` then serves a real Horovod if installed (guarded against N x 1 jobs), else the layer.
+        env["PYTHONPATH"] = os.pathsep.join([RUNTIME_DIR] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else []))
+        if ctx.rendezvous_port:
+            env[RENDEZVOUS_PORT_VAR] = str(ctx.rendezvous_port)
     for item in spec.inputs:
         path = ctx.input_paths[item.name]
         env[f"AZUREML_DATAREFERENCE_{item.reference_name}"] = path

@@ -1,0 +1,21 @@
+"""Files jobs see on PYTHONPATH (this folder itself, never imported from here): ``horovod``, real or the layer.
+
+The folder goes first on the ranks' PYTHONPATH in local runs and ships as a v2 job input in cloud jobs; its
+``horovod`` package then serves a real Horovod if one is installed, else acpt-estimator's layer over
+torch.distributed. This module only says where the folder is and which jobs get it.
+"""
+
+from __future__ import annotations
+
+import os
+
+RUNTIME_DIR = os.path.dirname(os.path.abspath(__file__))
+INPUT_NAME = "acpt_job_runtime"  # the v2 job input that carries RUNTIME_DIR
+MODE_VAR = "ACPT_ESTIMATOR_HOROVOD"  # auto | layer | real (read by horovod/_select.py in the job)
+RENDEZVOUS_PORT_VAR = "ACPT_ESTIMATOR_RENDEZVOUS_PORT"  # same name in horovod/_topology.py (jobs import no acpt_estimator)
+
+
+def needs_job_runtime(spec) -> bool:
+    """MPI jobs (how v1 launched Horovod: distributed_backend='mpi', Mpi(), MpiConfiguration()), or any job that
+    sets ACPT_ESTIMATOR_HOROVOD in its environment_variables (a single-process script that imports horovod)."""
+    return spec.distribution.kind == "mpi" or MODE_VAR in spec.environment_variables
