@@ -19,12 +19,24 @@ def pids_with_env(name: str, value: str) -> list[int]:
     for entry in os.listdir("/proc"):
         if not entry.isdigit() or int(entry) == me:
             continue
+        # os.open/os.read rather than open(): this scan runs at the end of every job, on the launch path.
         try:
-            with open(f"/proc/{entry}/environ", "rb") as handle:
-                variables = handle.read().split(b"\0")
+            fd = os.open(f"/proc/{entry}/environ", os.O_RDONLY)
         except OSError:  # gone, or not ours to read
             continue
-        if needle in variables and not _is_zombie(entry):
+        try:
+            chunks = []
+            while True:
+                chunk = os.read(fd, 65536)
+                if not chunk:
+                    break
+                chunks.append(chunk)
+        except OSError:
+            continue
+        finally:
+            os.close(fd)
+        environ = b"".join(chunks)
+        if needle in environ and needle in environ.split(b"\0") and not _is_zombie(entry):
             found.append(int(entry))
     return found
 

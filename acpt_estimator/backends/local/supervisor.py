@@ -64,10 +64,9 @@ class Supervisor:
     (and cleaned up) before the interpreter exits.
     """
 
-    def __init__(self, *, argv, env, run_id, status_dir, cancel_flag, launcher_log, max_seconds=None,
-                 on_finished=None, grace=GRACE_SECONDS):
-        self.argv, self.env, self.run_id = list(argv), dict(env), run_id
-        self.status_dir, self.cancel_flag, self.launcher_log = status_dir, cancel_flag, launcher_log
+    def __init__(self, *, run_id, status_dir, cancel_flag, launcher_log, max_seconds=None, on_finished=None,
+                 grace=GRACE_SECONDS):
+        self.run_id, self.status_dir, self.cancel_flag, self.launcher_log = run_id, status_dir, cancel_flag, launcher_log
         self.max_seconds, self.grace = max_seconds, grace
         self._on_finished = on_finished
         self._reason: str | None = None
@@ -77,19 +76,25 @@ class Supervisor:
         self._spawned = threading.Event()
         self.outcome: Outcome | None = None
         self.process: _Process | None = None
+        self.started = 0.0
+        # Started now, while the caller still prepares the run: a thread in its first moments makes a
+        # posix_spawn next to it about 1 ms slower, and Thread.start() itself waits for the new thread.
         self._thread = threading.Thread(target=self._watch, name=f"acpt-local-{run_id}", daemon=False)
+        self._thread.start()
 
     # ---- control, from any thread (and from signal handlers) -----------------------------------------
-    def start(self) -> None:
-        # The watcher thread starts first, while the CPU is free: Thread.start() waits until the new thread
-        # runs, which takes a millisecond or more once mpiexec and its ranks compete for the cores.
-        self._thread.start()
+    def launch(self, argv, env) -> None:
+        """Start mpiexec; the watcher takes over from here."""
         try:
-            self.process = _Process(self.argv, self.env, self.launcher_log)
+            self.process = _Process(argv, env, self.launcher_log)
             self.started = time.time()
             _register(self)
         finally:
             self._spawned.set()
+
+    def abandon(self) -> None:
+        """The job will not be launched after all: let the watcher thread end."""
+        self._spawned.set()
 
     def request_end(self, reason: str = "canceled") -> None:
         """Ask the watcher to end every rank; returns at once (safe inside a signal handler)."""
@@ -107,7 +112,7 @@ class Supervisor:
     def _watch(self) -> None:
         self._spawned.wait()
         try:
-            if self.process is None:  # mpiexec could not be started; start() raises the reason
+            if self.process is None:  # abandoned, or mpiexec could not be started (launch() raised why)
                 return
             try:
                 self._loop()
@@ -193,7 +198,7 @@ class _Process:
         actions = [(os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0),
                    (os.POSIX_SPAWN_OPEN, 1, log_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644),
                    (os.POSIX_SPAWN_DUP2, 1, 2)]
-        self.pid = os.posix_spawn(argv[0], list(argv), dict(env), file_actions=actions, setsid=True)
+        self.pid = os.posix_spawn(argv[0], list(argv), env, file_actions=actions, setsid=True)
         self.returncode: int | None = None
 
     def poll(self) -> int | None:
