@@ -24,6 +24,7 @@ def main(argv=None):
     parser.add_argument("--checkpoint", help="reuse a trained outputs/twinbert.pt instead of training")
     parser.add_argument("--repeats", type=int, default=200, help="timed calls per variant and batch")
     parser.add_argument("--pairs", type=int, default=4000, help="held-out pairs for AUC")
+    parser.add_argument("--threads", type=int, default=None, help="threads for torch and ORT alike (default: torch's)")
     args = parser.parse_args(argv)
 
     started = time.perf_counter()
@@ -32,7 +33,7 @@ def main(argv=None):
           f"{'loaded' if args.checkpoint else f'trained {args.steps} steps'} in {time.perf_counter() - started:.1f} s, "
           f"validation AUC {evaluate(model):.4f}; torch {torch.__version__}, {torch.get_num_threads()} threads")
     with tempfile.TemporaryDirectory() as out:
-        report = export_variants(model, out, latency=True, repeats=args.repeats)
+        report = export_variants(model, out, latency=True, repeats=args.repeats, threads=args.threads)
         quality = evaluate_variants(model, out, args.pairs)
         print("\n" + summary_table(report.variants))  # inside the block: it reads the files' sizes
     print_tables(report, quality, args.pairs)

@@ -35,7 +35,7 @@ def evaluate(model, n=2000, seed=1) -> float:
         return auc(labels.numpy(), model(query, doc).numpy())
 
 
-def export_variants(model, out_dir, latency=False, repeats=30):
+def export_variants(model, out_dir, latency=False, repeats=30, threads=None):
     """fp32, ORT-optimised and int8 ONNX files, each verified against the model; returns the ExportReport."""
     from acpt_estimator.onnx import export
 
@@ -47,7 +47,7 @@ def export_variants(model, out_dir, latency=False, repeats=30):
         dynamic_axes={"query": {0: "batch", 1: "query_len"}, "doc": {0: "batch", 1: "doc_len"}},
         value_ranges={"query": (0, VOCAB), "doc": (0, VOCAB)}, verify_inputs=[(check_query, check_doc)],
         classifier=0.5, optimize=True, int8=True, latency=latency, latency_batches=(1, 32),
-        latency_repeats=repeats, latency_warmup=20)
+        latency_repeats=repeats, latency_warmup=20, threads=threads)
 
 
 def main(argv=None):
