@@ -206,8 +206,10 @@ def test_cancelling_a_job_also_ends_a_local_job_started_from_inside_it(job, tmp_
         PyTorch(str(tmp_path / "src"), entry_script="nested.py", compute_target="local"))
     log = os.path.join(outer.path, "files", "user_logs", "std_log.txt")
     deadline = time.monotonic() + 30
-    while len(pids_with_env("ACPT_TEST_MARKER", marker)) < 5 and time.monotonic() < deadline:
-        time.sleep(0.05)  # outer sh + python, inner mpiexec, proxy, 2 x (sh + python)
+    while time.monotonic() < deadline and not (
+            os.path.exists(log) and "inner" in open(log).read()  # the inner job was submitted
+            and len(pids_with_env("ACPT_TEST_MARKER", marker)) >= 5):  # outer sh+python, inner mpiexec...
+        time.sleep(0.05)
     assert "inner" in open(log).read()
     outer.cancel()
     assert outer.wait_for_completion()["status"] == "Canceled"

@@ -11,13 +11,31 @@ import signal
 import time
 
 
-def pids_with_env(name: str, value: str) -> list[int]:
-    """Pids (other than this process) whose initial environment holds ``name=value``."""
+def last_pid() -> int:
+    """The pid the kernel handed out most recently (last field of /proc/loadavg)."""
+    with open("/proc/loadavg", "rb") as handle:
+        return int(handle.read().split()[-1])
+
+
+def _in_window(pid: int, window) -> bool:
+    """Whether ``pid`` was allocated in (first, last]; pids are handed out cyclically, so it may wrap."""
+    if window is None:
+        return True
+    first, last = window
+    return first < pid <= last if first <= last else (pid > first or pid <= last)
+
+
+def pids_with_env(name: str, value: str, window=None) -> list[int]:
+    """Pids (other than this process) whose initial environment holds ``name=value``.
+
+    ``window=(first, last)`` looks only at pids allocated between two ``last_pid()`` readings: enough for
+    a short job, whose processes were all created in between, and much cheaper than reading every process.
+    """
     needle = f"{name}={value}".encode()
     me = os.getpid()
     found = []
     for entry in os.listdir("/proc"):
-        if not entry.isdigit() or int(entry) == me:
+        if not entry.isdigit() or int(entry) == me or not _in_window(int(entry), window):
             continue
         # os.open/os.read rather than open(): this scan runs at the end of every job, on the launch path.
         try:
@@ -57,10 +75,10 @@ def job_pids(run_id: str) -> list[int]:
     return pids_with_env(*marker(run_id))
 
 
-def end_job(run_id: str, grace: float = 2.0, extra_pids=()) -> list[int]:
+def end_job(run_id: str, grace: float = 2.0, extra_pids=(), window=None) -> list[int]:
     from .launch import marker
 
-    return end_marked(*marker(run_id), grace=grace, extra_pids=extra_pids)
+    return end_marked(*marker(run_id), grace=grace, extra_pids=extra_pids, window=window)
 
 
 def signal_all(pids, sig: int) -> None:
@@ -71,13 +89,13 @@ def signal_all(pids, sig: int) -> None:
             pass
 
 
-def end_marked(name: str, value: str, grace: float = 2.0, extra_pids=()) -> list[int]:
+def end_marked(name: str, value: str, grace: float = 2.0, extra_pids=(), window=None) -> list[int]:
     """SIGTERM every marked process (and ``extra_pids``), SIGKILL what is left after ``grace`` seconds.
 
     Returns the pids that were still alive at the first scan. Loops until none is left, so that a
     process forked while we were killing is caught too.
     """
-    first = pids_with_env(name, value)
+    first = pids_with_env(name, value, window)
     targets = set(first) | set(extra_pids)
     if not targets:
         return first

@@ -15,6 +15,9 @@ import attrs
 from . import procs
 
 POLL_SECONDS = 0.1  # how often rank exits, the cancel flag and the deadline are checked
+# A job shorter than this cannot have gone through all pids (32768 on many systems) while it ran, so the
+# final sweep may look only at pids allocated since the launch.
+SHORT_JOB_SECONDS = 2.0
 GRACE_SECONDS = 3.0  # SIGTERM first, so scripts can clean up; SIGKILL after this
 _STATUS = re.compile(r"^rank_(\d+)_exit_(\d+)$")
 
@@ -77,6 +80,7 @@ class Supervisor:
         self.outcome: Outcome | None = None
         self.process: _Process | None = None
         self.started = 0.0
+        self._first_pid = 0
         # Started now, while the caller still prepares the run: a thread in its first moments makes a
         # posix_spawn next to it about 1 ms slower, and Thread.start() itself waits for the new thread.
         self._thread = threading.Thread(target=self._watch, name=f"acpt-local-{run_id}", daemon=False)
@@ -86,6 +90,7 @@ class Supervisor:
     def launch(self, argv, env) -> None:
         """Start mpiexec; the watcher takes over from here."""
         try:
+            self._first_pid = procs.last_pid()
             self.process = _Process(argv, env, self.launcher_log)
             self.started = time.time()
             _register(self)
@@ -173,7 +178,8 @@ class Supervisor:
     def _reap(self) -> None:
         """After mpiexec is gone, nothing of the job may remain: daemons a rank left behind included."""
         self.process.wait()
-        procs.end_job(self.run_id, grace=0.5)
+        short = time.time() - self.started < SHORT_JOB_SECONDS
+        procs.end_job(self.run_id, grace=0.5, window=(self._first_pid, procs.last_pid()) if short else None)
 
     def _outcome(self) -> Outcome:
         exits = tuple(read_exits(self.status_dir))
