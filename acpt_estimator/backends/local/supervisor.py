@@ -89,11 +89,11 @@ class Supervisor:
     # ---- control, from any thread (and from signal handlers) -----------------------------------------
     def launch(self, argv, env) -> None:
         """Start mpiexec; the watcher takes over from here."""
+        _register(self)  # first: a Ctrl-C arriving just after the spawn must already reach this job
         try:
             self._first_pid = procs.last_pid()
             self.process = _Process(argv, env, self.launcher_log)
             self.started = time.time()
-            _register(self)
         finally:
             self._spawned.set()
 
