@@ -74,6 +74,7 @@ class FakeState(RunHistoryMixin):
         self.environments: dict = {}
         self.computes: dict = {}
         self.datastores = {"workspaceblobstore": True, "workspacefilestore": False}
+        self.data_assets: dict = {}  # (name, version) -> resource
         self.blobs = BlobStore()
         self.next_script: JobScript | None = None
         self._routes = [(m, re.compile(p + r"$"), f) for m, p, f in self._route_table()]
@@ -113,6 +114,10 @@ class FakeState(RunHistoryMixin):
             ("GET", _WS + r"/operationResults/(?P<name>[^/]+)", self.operation_result),
             ("GET", _WS + r"/datastores/(?P<name>[^/]+)", self.get_datastore),
             ("GET", _WS + r"/datastores", self.list_datastores),
+            ("POST", _WS + r"/datastores/(?P<name>[^/]+)/listSecrets", self.list_datastore_secrets),
+            ("GET", _WS + r"/data/(?P<name>[^/]+)/versions", self.list_data_versions),
+            ("GET", _WS + r"/data/(?P<name>[^/]+)/versions/(?P<version>[^/]+)", self.get_data_version),
+            ("PUT", _WS + r"/data/(?P<name>[^/]+)/versions/(?P<version>[^/]+)", self.put_data_version),
             ("GET", _WS + r"/models/(?P<name>[^/]+)/versions", self.list_model_versions),
             ("GET", _WS + r"/models/(?P<name>[^/]+)/versions/(?P<version>[^/]+)", self.get_model_version),
             ("PUT", _WS + r"/models/(?P<name>[^/]+)/versions/(?P<version>[^/]+)", self.put_model_version),
@@ -256,7 +261,7 @@ class FakeState(RunHistoryMixin):
         return {"id": f"{self.ws_id}/datastores/{name}", "name": name,
                 "properties": {"datastoreType": "AzureBlob", "accountName": "fakeaccount",
                                "containerName": "azureml-blobstore-fake", "endpoint": "core.windows.net",
-                               "protocol": "https", "isDefault": default, "credentials": {"credentialsType": "None"}}}
+                               "protocol": "https", "isDefault": default, "credentials": {"credentialsType": "AccountKey"}}}
 
     def get_datastore(self, name, **_):
         if name not in self.datastores:
@@ -267,6 +272,28 @@ class FakeState(RunHistoryMixin):
         items = [self._datastore_resource(n, d) for n, d in self.datastores.items()
                  if query.get("isDefault", "").lower() != "true" or d]
         return 200, {}, {"value": items}
+
+    def list_datastore_secrets(self, name, **_):
+        if name not in self.datastores:
+            return _not_found("Datastore", name)
+        return 200, {}, {"secretsType": "AccountKey", "key": "ZmFrZS1rZXk="}
+
+    # ---- data assets (v1 datasets) -------------------------------------------------------------------
+    def list_data_versions(self, name, query=None, **_):
+        items = sorted((v for (n, _), v in self.data_assets.items() if n == name), key=lambda r: -int(r["name"]))
+        if (query or {}).get("$top"):
+            items = items[: int(query["$top"])]
+        return 200, {}, {"value": items}
+
+    def get_data_version(self, name, version, **_):
+        item = self.data_assets.get((name, version))
+        return (200, {}, item) if item else _not_found("Data", name)
+
+    def put_data_version(self, name, version, body, **_):
+        resource = {"id": f"{self.ws_id}/data/{name}/versions/{version}", "name": version,
+                    "properties": dict(body["properties"])}
+        self.data_assets[(name, version)] = resource
+        return 201, {}, resource
 
     # ---- models -------------------------------------------------------------------------------------
     def list_model_versions(self, name, **_):

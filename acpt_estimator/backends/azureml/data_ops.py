@@ -11,17 +11,19 @@ from .client import azure_errors, ml_client
 
 def _container(workspace, datastore_name: str):
     """A ContainerClient for the datastore, using its stored key/SAS or else the workspace's credential."""
+    from azure.ai.ml.entities import AzureBlobDatastore
     from azure.storage.blob import ContainerClient
 
     with azure_errors(workspace, f"read datastore {datastore_name!r}"):
         store = ml_client(workspace).datastores.get(datastore_name, include_secrets=True)
-    if getattr(store, "type", "azure_blob") != "azure_blob" or not getattr(store, "container_name", None):
+    if not isinstance(store, AzureBlobDatastore):
         raise UserErrorException(f"Datastore {datastore_name!r} is not an Azure Blob datastore; v1 upload() works "
                                  "with blob datastores (e.g. workspaceblobstore).")
     account_url = f"{store.protocol or 'https'}://{store.account_name}.blob.{store.endpoint or 'core.windows.net'}"
     secret = getattr(store.credentials, "account_key", None) or getattr(store.credentials, "sas_token", None)
     credential = secret or workspace._credential
-    return ContainerClient(account_url, store.container_name, credential=credential), account_url
+    # No connect retries: an unreachable account fails at once (a rerun skips what already arrived).
+    return ContainerClient(account_url, store.container_name, credential=credential, retry_connect=0), account_url
 
 
 def _md5(path: str) -> bytes:
@@ -109,11 +111,14 @@ def get_dataset(workspace, name: str, version=None):
     client = ml_client(workspace)
     with azure_errors(workspace, f"get dataset {name!r}"):
         try:
-            asset = client.data.get(name, version=str(version)) if version not in (None, "latest") \
-                else client.data.get(name, label="latest")
+            versions = list(client.data.list(name=name))
         except ResourceNotFoundError:
-            raise UserErrorException(
-                f"Dataset {name!r} (version {version or 'latest'}) is not registered in workspace "
-                f"{workspace.name!r}. Register it with dataset.register(ws, {name!r}) or check the name in the "
-                "studio's Data page.") from None
+            versions = []
+    if version not in (None, "latest"):
+        versions = [d for d in versions if str(d.version) == str(version)]
+    if not versions:
+        raise UserErrorException(
+            f"Dataset {name!r} (version {version or 'latest'}) is not registered in workspace {workspace.name!r}. "
+            f"Register it with dataset.register(ws, {name!r}) or check the name in the studio's Data page.")
+    asset = max(versions, key=lambda d: int(d.version) if str(d.version).isdigit() else 0)
     return str(asset.version), asset.path

@@ -1,0 +1,69 @@
+"""v1 data calls on a cloud workspace, through the real MLClient and the loopback HTTPS fake."""
+
+from __future__ import annotations
+
+import pytest
+
+from acpt_estimator import PyTorch
+from acpt_estimator.dataset import Dataset
+from acpt_estimator.exceptions import UserErrorException
+from acpt_estimator.experiment import Experiment
+from tests.fake_aml.fixtures import *  # noqa: F401,F403
+
+pytestmark = pytest.mark.integration
+
+
+def test_dataset_registration_is_a_data_asset_put_and_get_by_name_reads_it(cloud_workspace, fake_aml):
+    ds = cloud_workspace.get_default_datastore()
+    dataset = Dataset.File.from_files(path=(ds, "cifar10/**"))
+    registered = dataset.register(cloud_workspace, "cifar", description="v1 dataset", tags={"k": "v"})
+    assert (registered.name, registered.version) == ("cifar", "1")
+    puts = fake_aml.calls("PUT", r".*/data/cifar/versions/1")
+    assert len(puts) == 1
+    body = puts[0].json()["properties"]
+    assert body["dataUri"] == "azureml://datastores/workspaceblobstore/paths/cifar10/"
+    assert body["dataType"] == "uri_folder" and body["description"] == "v1 dataset"
+    # The same definition again is the same version; another path needs create_new_version=True.
+    assert dataset.register(cloud_workspace, "cifar").version == "1"
+    other = Dataset.File.from_files(path=(ds, "cifar100/**"))
+    with pytest.raises(UserErrorException, match="create_new_version=True"):
+        other.register(cloud_workspace, "cifar")
+    assert other.register(cloud_workspace, "cifar", create_new_version=True).version == "2"
+
+    fetched = Dataset.get_by_name(cloud_workspace, "cifar", version=1)
+    assert fetched.version == "1" and fetched.paths[0][1] == "cifar10/"
+    with pytest.raises(UserErrorException, match="'missing' .* is not registered in workspace"):
+        Dataset.get_by_name(cloud_workspace, "missing")
+
+
+def test_job_put_carries_datastore_and_dataset_inputs_with_modes(cloud_workspace, fake_aml, make_project):
+    ds = cloud_workspace.get_default_datastore()
+    train = Dataset.File.from_files(path=(ds, "train/**")).register(cloud_workspace, "train-files")
+    est = PyTorch(make_project(), compute_target="cpu-cluster", entry_script="train.py",
+                  script_params={"--mnist": ds.path("mnist").as_mount(), "--cfg": ds.path("cfg/c.json").as_download(),
+                                 "--out": ds.path("results").as_upload()},
+                  inputs=[train.as_named_input("train").as_mount()])
+    Experiment(cloud_workspace, "data").submit(est)
+    job = fake_aml.calls("PUT", r".*/jobs/[^/]+$")[-1].json()["properties"]
+    inputs = {k: (v.get("uri"), v.get("mode"), v["jobInputType"]) for k, v in job["inputs"].items()}
+    modes = {uri: (mode, kind) for uri, mode, kind in inputs.values()}
+    assert modes["azureml://datastores/workspaceblobstore/paths/mnist/"] == ("ReadOnlyMount", "uri_folder")
+    assert modes["azureml://datastores/workspaceblobstore/paths/cfg/c.json"] == ("Download", "uri_file")
+    assert inputs["train"][0].endswith("/data/train-files/versions/1") and inputs["train"][1] == "ReadOnlyMount"
+    output = next(iter(job["outputs"].values()))
+    assert (output["uri"], output["mode"]) == ("azureml://datastores/workspaceblobstore/paths/results", "Upload")
+    assert 'export AZUREML_DATAREFERENCE_train="${{inputs.train}}"' in job["command"]
+
+
+def test_upload_reads_the_datastore_then_targets_its_storage_account(cloud_workspace, fake_aml, tmp_path):
+    """The blob upload goes to https://<account>.blob.<endpoint>, a host the loopback fake cannot be: this test
+    checks everything up to that call (datastore lookup with secrets) and that the failure names the host."""
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "a.txt").write_text("a")
+    ds = cloud_workspace.get_default_datastore()
+    with pytest.raises(UserErrorException) as info:
+        ds.upload(src_dir=str(tmp_path / "data"), target_path="mnist", show_progress=False)
+    assert "https://fakeaccount.blob.core.windows.net" in info.value.message
+    assert fake_aml.calls("POST", r".*/datastores/workspaceblobstore/listSecrets")
+    with pytest.raises(UserErrorException, match="upload source folder .*nope.* does not exist"):
+        ds.upload(src_dir=str(tmp_path / "nope"))
