@@ -43,13 +43,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="acpt-estimator", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
     convert = sub.add_parser("convert", help="run a v1 driver with every Experiment.submit written as v2 YAML")
-    convert.add_argument("driver", help="the unchanged v1 driver script")
+    convert.add_argument("driver", help="the unchanged v1 driver script (its own arguments go after --)")
     convert.add_argument("--out", required=True, help="folder for the v2 YAML files and environment contexts")
-    convert.add_argument("driver_args", nargs="*", help="arguments for the driver, after --")
     convert.set_defaults(func=cmd_convert)
     run = sub.add_parser("run", help="run a v1 driver with every submission forced onto this machine")
-    run.add_argument("driver")
-    run.add_argument("driver_args", nargs="*", help="arguments for the driver, after --")
+    run.add_argument("driver", help="the unchanged v1 driver script (its own arguments go after --)")
     run.set_defaults(func=cmd_run)
     from .onnx.cli import add_onnx_subcommands
 
@@ -61,9 +59,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv=None) -> int:
-    args = build_parser().parse_args(argv)
-    if args.driver_args and args.driver_args[0] == "--":
-        args.driver_args = args.driver_args[1:]
+    argv = list(sys.argv[1:] if argv is None else argv)
+    # Everything after the first "--" belongs to the driver script (convert/run), never to us.
+    driver_args = argv[argv.index("--") + 1:] if "--" in argv else []
+    args = build_parser().parse_args(argv[:argv.index("--")] if "--" in argv else argv)
+    args.driver_args = driver_args
     return args.func(args)
 
 

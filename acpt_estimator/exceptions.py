@@ -10,7 +10,8 @@ Hierarchy (same names as ``azureml.exceptions``)::
      │    ├── ModelPathNotFoundException
      │    ├── SnapshotException
      │    ├── RunEnvironmentException
-     │    └── WorkspaceException
+     │    ├── WorkspaceException
+     │    └── OnnxExportError (acpt_estimator.onnx) ── OnnxVerificationError
      ├── TrainingException
      ├── ActivityFailedException
      └── ExperimentExecutionException

@@ -35,14 +35,13 @@ def add_onnx_subcommands(subparsers) -> None:
     export.add_argument("--no-latency", action="store_true", help="skip the PyTorch-vs-ORT latency table")
     export.add_argument("--latency-batches", default="1,32", help="batch sizes to time (default 1,32)")
     export.add_argument("--repeats", type=int, default=30, help="timed runs per variant and batch (default 30)")
-    # driver_args: acpt_estimator.cli.main reads it for every subcommand.
-    export.set_defaults(func=cmd_export, driver_args=[])
+    export.set_defaults(func=cmd_export)
 
     check = sub.add_parser("check", help="verify an ONNX file against a checkpoint at varied shapes")
     check.add_argument("model", help="the .onnx file")
     check.add_argument("--factory", required=True, help="MODULE:FACTORY returning the nn.Module")
     _common(check)
-    check.set_defaults(func=cmd_check, driver_args=[])
+    check.set_defaults(func=cmd_check)
 
 
 def _common(parser) -> None:

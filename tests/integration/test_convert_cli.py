@@ -40,3 +40,11 @@ def test_convert_without_config_fails_with_instructions(tmp_path):
                          cwd=tmp_path / "p", capture_output=True, text=True, timeout=120)
     assert out.returncode != 0
     assert "config.json, could not be found" in out.stderr and "Download it from the Azure ML studio" in out.stderr
+
+
+def test_arguments_after_double_dash_reach_the_driver(tmp_path):
+    (tmp_path / "d.py").write_text("import sys; print('argv', sys.argv[1:])\n")
+    out = subprocess.run([sys.executable, "-m", "acpt_estimator.cli", "run", "d.py", "--", "--epochs", "3"],
+                         cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert "argv ['--epochs', '3']" in out.stdout
