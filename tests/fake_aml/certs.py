@@ -1,4 +1,4 @@
-"""A throwaway CA and a 127.0.0.1 server certificate, made at test time with ``cryptography``."""
+"""A throwaway CA and a server certificate (127.0.0.1, *.blob.core.windows.net), made at test time with ``cryptography``."""
 
 from __future__ import annotations
 
@@ -39,7 +39,9 @@ def make_certificates(folder: str) -> tuple[str, str, str]:
             .public_key(key.public_key()).serial_number(x509.random_serial_number())
             .not_valid_before(now - datetime.timedelta(minutes=5)).not_valid_after(now + datetime.timedelta(days=1))
             .add_extension(x509.SubjectAlternativeName([x509.IPAddress(ipaddress.ip_address("127.0.0.1")),
-                                                        x509.DNSName("localhost")]), critical=False)
+                                                        x509.DNSName("localhost"),
+                                                        # datastore uploads, tunnelled by proxy.py
+                                                        x509.DNSName("*.blob.core.windows.net")]), critical=False)
             .add_extension(x509.BasicConstraints(ca=False, path_length=None), critical=True)
             .add_extension(x509.ExtendedKeyUsage([ExtendedKeyUsageOID.SERVER_AUTH]), critical=False)
             .add_extension(x509.AuthorityKeyIdentifier.from_issuer_public_key(ca_key.public_key()), critical=False)

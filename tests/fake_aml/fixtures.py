@@ -29,6 +29,8 @@ def fake_aml(fake_aml_server, monkeypatch, tmp_path):
     monkeypatch.setenv("AZUREML_DEV_URL_MFE", fake_aml_server.url)
     monkeypatch.setenv("REQUESTS_CA_BUNDLE", fake_aml_server.ca_path)
     monkeypatch.setenv("NO_PROXY", "127.0.0.1,localhost")
+    monkeypatch.setenv("HTTPS_PROXY", fake_aml_server.proxy_url)  # local job inputs go to the datastore account
+    monkeypatch.delenv("https_proxy", raising=False)
     monkeypatch.setenv("ACPT_ESTIMATOR_POLL_SECONDS", "0.01")
     for name in ("AZUREML_CURRENT_CLOUD", "ACPT_ESTIMATOR_TARGET", "ACPT_ESTIMATOR_CAPTURE_DIR",
                  "ACPT_ESTIMATOR_ALLOW_SECRETS", "AML_SNAPSHOT_NO_FILE_LIMIT", "ACPT_ESTIMATOR_ENVIRONMENT"):

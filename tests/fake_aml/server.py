@@ -14,6 +14,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import attrs
 
 from .certs import make_certificates
+from .proxy import BLOB_SUFFIX, BlobProxy
 from .state import FakeState, JobScript
 
 
@@ -67,6 +68,7 @@ class FakeAzureML:
         self._lock = threading.Lock()
         self._server = None
         self._thread = None
+        self._proxy = None
 
     # ---- lifecycle ----------------------------------------------------------------------------------
     def start(self) -> "FakeAzureML":
@@ -79,9 +81,13 @@ class FakeAzureML:
         self.state.base_url = self.url
         self._thread = threading.Thread(target=self._server.serve_forever, name="fake-azureml", daemon=True)
         self._thread.start()
+        self._proxy = BlobProxy(self._server.server_address[1]).start()
         return self
 
     def stop(self) -> None:
+        if self._proxy is not None:
+            self._proxy.stop()
+            self._proxy = None
         if self._server is not None:
             self._server.shutdown()
             self._server.server_close()
@@ -105,6 +111,11 @@ class FakeAzureML:
     @property
     def url(self) -> str:
         return f"https://127.0.0.1:{self._server.server_address[1]}"
+
+    @property
+    def proxy_url(self) -> str:
+        """For HTTPS_PROXY: datastore-account uploads (local job inputs) reach the fake through it."""
+        return self._proxy.url
 
     # ---- test helpers -------------------------------------------------------------------------------
     def fail_next(self, method: str, path_regex: str, *statuses: int) -> None:
@@ -135,6 +146,9 @@ class FakeAzureML:
         length = int(handler.headers.get("Content-Length") or 0)
         body = handler.rfile.read(length) if length else b""
         path = urllib.parse.unquote(parsed.path)
+        host = (handler.headers.get("Host") or "").split(":")[0]
+        if host.endswith(BLOB_SUFFIX):  # a datastore account's URL, tunnelled by proxy.py: same blob store
+            path = f"/blob/{host.split('.')[0]}{path}"
         query = {k: v[-1] for k, v in urllib.parse.parse_qs(parsed.query, keep_blank_values=True).items()}
         record = Recorded(handler.command, path, query, {k.lower(): v for k, v in handler.headers.items()}, body)
         with self._lock:

@@ -42,14 +42,27 @@ def test_mpi_estimator_becomes_one_v2_mpi_job(fake_aml, cloud_workspace, make_pr
     assert body["environmentId"] == CURATED
     assert body["experimentName"] == "mnist-mpi"
     assert body["computeId"].endswith("/computes/gpu-cluster")
-    ref = next(iter(body["inputs"]))
+    ref = next(k for k in body["inputs"] if k != "acpt_job_runtime")
     assert body["inputs"][ref] == {"uri": "azureml://datastores/workspaceblobstore/paths/mnist/",
                                    "mode": "ReadOnlyMount", "jobInputType": "uri_folder"}
     assert body["command"].splitlines()[-1] == f"python train.py --epochs 3 --data ${{{{inputs.{ref}}}}}"
     assert body["environmentVariables"]["NCCL_TREE_THRESHOLD"] == "0"
     # The code went to the SAS URL the fake handed out, file by file, before the job referenced it.
-    uploaded = sorted(r.path.split("/", 4)[-1] for r in fake_aml.calls("PUT", r"^/blob/") if "comp" not in r.query)
+    uploaded = sorted(r.path.split("/", 4)[-1] for r in fake_aml.calls("PUT", r"^/blob/devstoreaccount1/")
+                      if "comp" not in r.query)
     assert [p.split("/", 1)[1] for p in uploaded] == ["train.py", "utils/helpers.py"]
+    # An MPI job also gets acpt-estimator's job runtime (the horovod package) as a folder input, uploaded by the
+    # SDK to the default datastore (without bytecode) and put first on PYTHONPATH by the command.
+    runtime = body["inputs"]["acpt_job_runtime"]
+    assert runtime["mode"] == "Download" and runtime["jobInputType"] == "uri_folder"
+    assert re.fullmatch(r"azureml://datastores/workspaceblobstore/paths/LocalUpload/[0-9a-f]+/job_runtime/?",
+                        runtime["uri"])
+    shipped = {r.path.split("/job_runtime/", 1)[1] for r in fake_aml.calls("PUT", r"^/blob/fakeaccount/")
+               if "comp" not in r.query}
+    assert {"horovod/__init__.py", "horovod/torch/optimizer.py"} <= shipped
+    assert not [p for p in shipped if "__pycache__" in p or p.endswith(".pyc")]
+    assert body["command"].splitlines()[0] == \
+        'export PYTHONPATH="${{inputs.acpt_job_runtime}}${PYTHONPATH:+:${PYTHONPATH}}"'
     assert re.search(r"/codes/[^/]+/versions/1$", body["codeId"])
     assert fake_aml.state.job_creations == 1
 
