@@ -7,7 +7,7 @@ import json
 import os
 
 from .exceptions import SnapshotException
-from .snapshot import IGNORE_FILES, snapshot_files
+from .snapshot import IGNORE_FILES, ignore_spec, local_store_inside, snapshot_files
 
 MAX_SNAPSHOT_BYTES = 300 * 1024 * 1024  # v1 SNAPSHOT_MAX_SIZE_BYTES
 MAX_SNAPSHOT_FILES = 2000  # v1 SNAPSHOT_MAX_FILES
@@ -39,6 +39,15 @@ _SCAN_BYTES = 256 * 1024
 def check_snapshot(source_directory: str) -> list[str]:
     """Raise SnapshotException if the snapshot is too big or holds secrets; return its file list otherwise."""
     files = snapshot_files(source_directory)
+    store = local_store_inside(source_directory)
+    spec = ignore_spec(source_directory)
+    if store is not None and os.path.isdir(os.path.join(source_directory, store)) and not (
+            spec is not None and spec.match_file(store)):
+        # The SDK uploads the folder itself and would carry every earlier local run along.
+        raise SnapshotException(
+            f"source_directory {source_directory!r} contains the local run store {store!r} (earlier local runs, "
+            f"models and datastores), which would be uploaded with the code. Add the line '{store}' to "
+            f"{_ignore_file_hint(source_directory)}, or set ACPT_ESTIMATOR_HOME to a folder outside the project.")
     check_limits(source_directory, files)
     if os.environ.get(ALLOW_SECRETS_VAR, "").strip().lower() not in ("1", "true", "yes"):
         found = find_secrets(source_directory, files)

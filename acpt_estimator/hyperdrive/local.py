@@ -20,6 +20,9 @@ POLL_SECONDS = 0.25
 
 def submit_sweep(config, experiment, tags=None) -> "LocalHyperDriveRun":
     """The ``HyperDriveConfig._submit`` hook for the local backend; returns at once, trials run in a thread."""
+    from ..backends.local.supervisor import install_interrupt_handlers
+
+    install_interrupt_handlers()  # trials are submitted from the scheduler thread; signals reach only the main one
     run = LocalHyperDriveRun(config, experiment, tags)
     run._thread.start()
     return run

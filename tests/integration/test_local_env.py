@@ -65,6 +65,7 @@ def test_one_node_two_processes_gets_the_mpi_contract(project, tmp_path):
     run = experiment.submit(est)
     details = run.wait_for_completion()
     assert details["status"] == "Completed" and run.get_status() == "Completed"
+    data = os.path.join(run.path, "inputs", "mnist")  # the datastore folder, seen read-only by the job
     ranks = _rank_files(run, 2)
     for rank, seen in ranks.items():
         env = seen["env"]

@@ -95,3 +95,21 @@ def test_v1_size_and_file_count_limits(project, monkeypatch):
     with open(root + "/.amlignore", "w") as handle:
         handle.write("data/\n")
     assert check_snapshot(root) == [".amlignore"]
+
+
+def test_local_store_inside_the_project_is_left_out_and_blocks_cloud_upload(tmp_path, monkeypatch):
+    from acpt_estimator.exceptions import SnapshotException
+    from acpt_estimator.snapshot import snapshot_files
+    from acpt_estimator.snapshot_guard import check_snapshot
+
+    project = tmp_path / "project"
+    (project / ".acpt" / "runs" / "r1").mkdir(parents=True)
+    (project / ".acpt" / "runs" / "r1" / "run.json").write_text("{}")
+    (project / "train.py").write_text("print(1)\n")
+    monkeypatch.chdir(project)
+    monkeypatch.delenv("ACPT_ESTIMATOR_HOME", raising=False)
+    assert snapshot_files(str(project)) == ["train.py"]
+    with pytest.raises(SnapshotException, match=r"contains the local run store '\.acpt/'.*Add the line '\.acpt/'"):
+        check_snapshot(str(project))
+    (project / ".amlignore").write_text(".acpt/\n")
+    assert check_snapshot(str(project)) == [".amlignore", "train.py"]

@@ -217,3 +217,36 @@ def test_end_of_job_sweep_window_follows_cyclic_pid_allocation():
     # The pid counter wrapped during the job: pids above the first reading or up to the last one count.
     assert _in_window(32000, (31000, 50)) and _in_window(10, (31000, 50)) and not _in_window(100, (31000, 50))
     assert _in_window(1, None)
+
+
+def test_mount_script_binds_read_only_then_execs_the_launcher():
+    from acpt_estimator.backends.local.inputs import Mount
+    from acpt_estimator.backends.local.launch import render_mount_script
+
+    script = render_mount_script([Mount("/store/ds/my data", "/run/inputs/x")])
+    assert "mount --bind '/store/ds/my data' /run/inputs/x\nmount -o remount,bind,ro /run/inputs/x" in script
+    assert script.rstrip().endswith('exec "$@"')
+
+
+def test_inputs_without_bind_mounts_are_read_only_copies(tmp_path):
+    import stat
+
+    import attrs
+
+    from acpt_estimator.backends.local.inputs import materialize
+    from acpt_estimator.spec import DataInput, JobSpec
+
+    source = tmp_path / "store" / "mnist"
+    source.mkdir(parents=True)
+    (source / "a.txt").write_text("a")
+    mount = DataInput(name="m", reference_name="m", kind="datastore", mode="mount", uri_type="uri_folder",
+                      uri="azureml://datastores/ws/paths/mnist/", datastore="ws", path_on_datastore="mnist")
+    spec = JobSpec(source_directory=str(tmp_path), entry_script="x.py",
+                   inputs=(mount, attrs.evolve(mount, name="d", reference_name="d", mode="download")))
+    paths, mounts = materialize(spec, {"m": str(source), "d": str(source)}, str(tmp_path / "run"), bind=False)
+    assert mounts == ()
+    copied = os.path.join(paths["m"], "a.txt")
+    assert open(copied).read() == "a" and not os.stat(copied).st_mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH)
+    assert os.stat(os.path.join(paths["d"], "a.txt")).st_mode & stat.S_IWUSR  # a download is writable
+    _, mounts = materialize(spec, {"m": str(source), "d": str(source)}, str(tmp_path / "run2"), bind=True)
+    assert [m.source for m in mounts] == [str(source)]

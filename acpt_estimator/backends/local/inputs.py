@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
+
+import attrs
 
 from ...exceptions import UserErrorException
 from .store import datastore_folder
@@ -67,3 +70,63 @@ def resolve(spec, store_home: str) -> tuple[dict, dict]:
     inputs = {item.name: input_path(item, store_home) for item in spec.inputs}
     outputs = {item.name: output_path(item, store_home) for item in spec.outputs}
     return inputs, outputs
+
+
+@attrs.frozen
+class Mount:
+    """A read-only bind mount the launcher makes in the job's own mount namespace."""
+
+    source: str
+    target: str
+
+
+def bind_mounts_available() -> bool:
+    """Read-only bind mounts need root (CAP_SYS_ADMIN) and util-linux's unshare and mount."""
+    return os.geteuid() == 0 and shutil.which("unshare") is not None and shutil.which("mount") is not None
+
+
+def materialize(spec, sources: dict, run_root: str, bind: bool | None = None) -> tuple[dict, tuple]:
+    """Where the job sees each input, and the mounts that make it so.
+
+    - local paths (kind 'local'): handed over as they are;
+    - download: the job's own writable copy under ``<run>/inputs/<name>``; the datastore is never touched;
+    - mount/direct: read-only at ``<run>/inputs/<name>``: a read-only bind mount (root), else a read-only copy
+      (file permissions stop non-root writers).
+    """
+    bind = bind_mounts_available() if bind is None else bind
+    paths, mounts = {}, []
+    for item in spec.inputs:
+        source = sources[item.name]
+        if item.kind == "local" or _local_path(item.uri) is not None:
+            paths[item.name] = source
+            continue
+        folder = os.path.join(run_root, "inputs", item.name)
+        target = os.path.join(folder, os.path.basename(source)) if os.path.isfile(source) else folder
+        os.makedirs(folder, exist_ok=True)
+        if item.mode == "download":
+            _copy(source, target)
+        elif bind:
+            if os.path.isfile(source):
+                open(target, "a").close()  # a file is bind-mounted onto a file
+            mounts.append(Mount(source, target))
+        else:
+            _copy(source, target)
+            _make_read_only(target)
+        paths[item.name] = target
+    return paths, tuple(mounts)
+
+
+def _copy(source: str, target: str) -> None:
+    if os.path.isdir(source):
+        shutil.copytree(source, target, dirs_exist_ok=True)
+    else:
+        shutil.copyfile(source, target)
+
+
+def _make_read_only(path: str) -> None:
+    for root, dirs, files in os.walk(path, topdown=False):
+        for name in files:
+            os.chmod(os.path.join(root, name), 0o444)
+        os.chmod(root, 0o555)
+    if os.path.isfile(path):
+        os.chmod(path, 0o444)

@@ -80,16 +80,17 @@ def start(spec, experiment) -> "LocalRun":  # noqa: F821 - imported lazily below
 
     store_home = home()
     launcher = find_launcher()  # fail before creating anything when there is no MPI
-    input_paths, output_paths = data.resolve(spec, store_home)
+    sources, output_paths = data.resolve(spec, store_home)  # every input checked before anything is created
     experiment_name = spec.experiment_name or experiment.name
     run_id = new_run_id(experiment_name)
     paths = RunPaths(store_home, run_id)
     paths.create()
+    input_paths, mounts = data.materialize(spec, sources, paths.root)
     now = time.time()
     record = _initial_record(spec, experiment, run_id, now, input_paths, output_paths, launcher)
     job = LocalJob(paths, record, spec.max_run_duration_seconds)
     try:
-        _prepare(job, spec, launcher, input_paths, output_paths, now)
+        _prepare(job, spec, launcher, input_paths, output_paths, now, mounts)
         job.start()
     except BaseException as err:
         job.supervisor.abandon()
@@ -101,11 +102,11 @@ def start(spec, experiment) -> "LocalRun":  # noqa: F821 - imported lazily below
     return LocalRun(paths, experiment=experiment, job=job)
 
 
-def _prepare(job: LocalJob, spec, launcher, input_paths, output_paths, now) -> None:
+def _prepare(job: LocalJob, spec, launcher, input_paths, output_paths, now, mounts=()) -> None:
     """Snapshot, MLflow run and launch plan: everything between the run record and the first process."""
     paths, record = job.paths, job.record
     store_home, run_id, experiment_name = paths.home, record["runId"], record["experimentName"]
-    _copy_snapshot(spec.source_directory, paths.snapshot, store_home)
+    _copy_snapshot(spec.source_directory, paths.snapshot)
     mlflow_exp = mlflow_store.create_run(store_home, experiment_name, run_id, start_ms=int(now * 1000),
                                          artifact_dir=paths.files)
     ctx = LaunchContext(
@@ -115,10 +116,14 @@ def _prepare(job: LocalJob, spec, launcher, input_paths, output_paths, now) -> N
         output_paths=output_paths, workspace=record["workspace"],
         mlflow_tracking_uri=mlflow_store.tracking_uri(store_home), mlflow_experiment_id=mlflow_exp,
         is_root=os.geteuid() == 0, cores=len(os.sched_getaffinity(0)),
-        rendezvous_port=_free_port() if needs_job_runtime(spec) else 0)
+        rendezvous_port=_free_port() if needs_job_runtime(spec) else 0, mounts=tuple(mounts),
+        unshare=shutil.which("unshare") or "/usr/bin/unshare")
     plan = plan_launch(spec, ctx)
     with open(paths.rank_script, "w", encoding="utf-8") as handle:
         handle.write(plan.script)
+    if plan.mount_script:
+        with open(os.path.join(paths.root, "mounts.sh"), "w", encoding="utf-8") as handle:
+            handle.write(plan.mount_script)
     record["runDefinition"]["launcher"] = {"path": launcher.path, "flavour": launcher.flavour,
                                            "version": launcher.version, "argv": list(plan.argv)}
     record["mlflow"] = {"experimentId": mlflow_exp, "trackingUri": ctx.mlflow_tracking_uri}
@@ -171,18 +176,10 @@ def _v1_argument(token, spec) -> str:
     return str(token)
 
 
-def _copy_snapshot(source: str, destination: str, store_home: str) -> None:
-    """snapshot.copy_snapshot, minus the local store when it lies inside source_directory.
-
-    Running a driver from its own project folder puts ./.acpt there; copying it into every new run would
-    make each snapshot contain all earlier runs.
-    """
-    store = os.path.relpath(store_home, source).replace(os.sep, "/") + "/"
-    inside = not store.startswith("../") and store != "./"
+def _copy_snapshot(source: str, destination: str) -> None:
+    """snapshot_files (which leaves out a local store inside source_directory), copied without metadata."""
     os.makedirs(destination, exist_ok=True)
     for rel in snapshot_files(source):
-        if inside and rel.startswith(store):
-            continue
         target = os.path.join(destination, rel)
         os.makedirs(os.path.dirname(target), exist_ok=True)
         shutil.copy(os.path.join(source, rel), target)  # content and mode; copy2's xattr/utime calls cost time

@@ -67,6 +67,8 @@ class LaunchContext:
     cores: int = 1
     master_addr: str = "127.0.0.1"
     rendezvous_port: int = 0  # a second free port, for Horovod's Gloo rendezvous (0: the job does not need one)
+    mounts: tuple = ()  # inputs.Mount: read-only bind mounts made in the job's own mount namespace
+    unshare: str = "/usr/bin/unshare"  # posix_spawn takes an absolute path
 
 
 @attrs.frozen
@@ -87,6 +89,7 @@ class LaunchPlan:
     env: Mapping[str, str] = attrs.field(converter=_frozen)  # mpiexec's environment, inherited by every rank
     ranks: tuple
     script: str  # rank.sh
+    mount_script: str = ""  # mounts.sh, when the job has read-only bind mounts
 
 
 def mpiexec_argv(launcher: Launcher, world_size: int, rank_script: str, *, is_root: bool, cores: int) -> list[str]:
@@ -227,8 +230,24 @@ def plan_launch(spec: JobSpec, ctx: LaunchContext) -> LaunchPlan:
             log_file=f"{ctx.user_logs}/{log_name(rank, dist.world_size)}"))
     script_path = f"{ctx.run_dir}/rank.sh"
     argv = mpiexec_argv(ctx.launcher, dist.world_size, script_path, is_root=ctx.is_root, cores=ctx.cores)
+    mount_script = render_mount_script(ctx.mounts) if ctx.mounts else ""
+    if ctx.mounts:
+        # mpiexec and every rank live in a private mount namespace where the inputs are read-only binds.
+        argv = [ctx.unshare, "--mount", "--propagation", "private", "--", "/bin/sh", f"{ctx.run_dir}/mounts.sh"] + argv
     return LaunchPlan(argv=tuple(argv), env=env, ranks=tuple(ranks),
-                      script=render_rank_script(ranks, ctx.launcher.flavour, ctx))
+                      script=render_rank_script(ranks, ctx.launcher.flavour, ctx), mount_script=mount_script)
+
+
+def render_mount_script(mounts) -> str:
+    """POSIX sh: bind each input read-only, then exec the launcher given as arguments."""
+    q = shlex.quote
+    lines = ["#!/bin/sh", "# Read-only inputs of a local run, written by acpt-estimator (backends/local/launch.py).",
+             "set -e"]
+    for mount in mounts:
+        lines += [f"mount --bind {q(mount.source)} {q(mount.target)}",
+                  f"mount -o remount,bind,ro {q(mount.target)}"]
+    lines += ['exec "$@"', ""]
+    return "\n".join(lines)
 
 
 def render_rank_script(ranks, flavour: str, ctx: LaunchContext) -> str:
