@@ -1,21 +1,38 @@
 """acpt-estimator: Azure ML v1 PyTorch estimator code, run unchanged on Azure ML v2 (ACPT) or locally."""
 
-from .data import DataPath, DataReference, Datastore, DatasetConsumptionConfig, FileDataset
-from .distribution import Gloo, Mpi, MpiConfiguration, Nccl, PyTorchConfiguration
-from .environment import CondaDependencies, Environment
-from .estimator import Estimator, PyTorch
-from .exceptions import (ActivityFailedException, ComputeTargetException, TrainingException,
-                         UserErrorException)
-from .experiment import Experiment
-from .runconfig import RunConfiguration
-from .script_run_config import ScriptRunConfig
-from .spec import JobSpec
-from .target import force_target
-from .workspace import Workspace
+import importlib
 
 __version__ = "0.1.0"
 # azureml.core.VERSION: what v1 drivers print as the SDK version.
 VERSION = __version__
+
+# Names resolve on first use (PEP 562): every rank of a job imports this package through
+# `from azureml.core.run import Run`, and should not pay for the estimator machinery it does not use.
+_LAZY = {
+    "ActivityFailedException": "exceptions", "ComputeTargetException": "exceptions",
+    "TrainingException": "exceptions", "UserErrorException": "exceptions",
+    "CondaDependencies": "environment", "Environment": "environment",
+    "DataPath": "data", "DataReference": "data", "Datastore": "data", "DatasetConsumptionConfig": "data",
+    "FileDataset": "data",
+    "Gloo": "distribution", "Mpi": "distribution", "MpiConfiguration": "distribution", "Nccl": "distribution",
+    "PyTorchConfiguration": "distribution",
+    "Estimator": "estimator", "PyTorch": "estimator",
+    "Experiment": "experiment", "RunConfiguration": "runconfig", "ScriptRunConfig": "script_run_config",
+    "JobSpec": "spec", "force_target": "target", "Workspace": "workspace",
+}
+
+
+def __getattr__(name):
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'acpt_estimator' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value  # later lookups skip __getattr__
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_LAZY))
 
 
 def to_v2_job(config, **kwargs):
@@ -25,9 +42,4 @@ def to_v2_job(config, **kwargs):
     return _to_v2_job(config, **kwargs)
 
 
-__all__ = sorted([
-    "ActivityFailedException", "ComputeTargetException", "CondaDependencies", "DataPath", "DataReference",
-    "DatasetConsumptionConfig", "Datastore", "Environment", "Estimator", "FileDataset", "Gloo", "JobSpec", "Mpi",
-    "MpiConfiguration", "Nccl", "PyTorch", "PyTorchConfiguration", "TrainingException", "UserErrorException",
-    "to_v2_job", "VERSION", "Experiment", "RunConfiguration", "ScriptRunConfig", "Workspace", "force_target",
-])
+__all__ = sorted(list(_LAZY) + ["VERSION", "to_v2_job"])

@@ -1,20 +1,32 @@
 """Shim for ``azureml.core``: re-exports from acpt_estimator (see README, "Import shims")."""
 
+import importlib
+
 from acpt_estimator._v1_guard import check_no_real_azureml_core
 
 check_no_real_azureml_core()
 
-from acpt_estimator import VERSION  # noqa: E402
-from acpt_estimator.compute import ComputeTarget  # noqa: E402
-from acpt_estimator.data import Datastore  # noqa: E402
-from acpt_estimator.dataset import Dataset  # noqa: E402
-from acpt_estimator.environment import Environment  # noqa: E402
-from acpt_estimator.experiment import Experiment  # noqa: E402
-from acpt_estimator.model import Model  # noqa: E402
-from acpt_estimator.run import Run  # noqa: E402
-from acpt_estimator.runconfig import RunConfiguration  # noqa: E402
-from acpt_estimator.script_run_config import ScriptRunConfig  # noqa: E402
-from acpt_estimator.workspace import Workspace  # noqa: E402
+# Resolved on first use: training scripts import azureml.core.run in every rank and need only Run.
+_LAZY = {
+    "ComputeTarget": "acpt_estimator.compute", "Datastore": "acpt_estimator.data", "Dataset": "acpt_estimator.dataset",
+    "Environment": "acpt_estimator.environment", "Experiment": "acpt_estimator.experiment",
+    "Model": "acpt_estimator.model", "Run": "acpt_estimator.run", "RunConfiguration": "acpt_estimator.runconfig",
+    "ScriptRunConfig": "acpt_estimator.script_run_config", "VERSION": "acpt_estimator",
+    "Workspace": "acpt_estimator.workspace",
+}
 
-__all__ = ["ComputeTarget", "Dataset", "Datastore", "Environment", "Experiment", "Model", "Run", "RunConfiguration",
-           "ScriptRunConfig", "VERSION", "Workspace"]
+
+def __getattr__(name):
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'azureml.core' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_LAZY))
+
+
+__all__ = sorted(_LAZY)
