@@ -7,9 +7,8 @@
 import argparse
 import os
 
-from acpt_estimator import Mpi, PyTorch
-from acpt_estimator.experiment import Experiment
-from acpt_estimator.workspace import Workspace
+from azureml.core import Experiment, Workspace
+from azureml.train.dnn import Mpi, PyTorch
 
 parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
 parser.add_argument("--compute-target", default="local")
