@@ -12,7 +12,6 @@ from __future__ import annotations
 import os
 
 import torch
-import torch.distributed as dist
 
 BUCKET_MB_VAR = "ACPT_ESTIMATOR_HOROVOD_BUCKET_MB"
 FIRST_BUCKET_MB_VAR = "ACPT_ESTIMATOR_HOROVOD_FIRST_BUCKET_MB"
@@ -27,23 +26,22 @@ def _megabytes(name: str, default: float) -> int:
 
 
 class Bucket:
-    __slots__ = ("params", "offsets", "buffer", "ready", "copied", "work")
+    __slots__ = ("params", "views", "buffer", "alias", "ready", "copied", "work")
 
     def __init__(self, params, dtype, device):
         self.params = params
-        self.offsets, total = [], 0
+        total = sum(p.numel() for p in params)
+        self.buffer = torch.zeros(total, dtype=dtype, device=device)
+        self.views, offset = [], 0
         for p in params:
-            self.offsets.append(total)
-            total += p.numel()
-        self.buffer = torch.empty(total, dtype=dtype, device=device)
+            self.views.append(self.buffer[offset:offset + p.numel()].view(p.shape))
+            offset += p.numel()
+        # Gradients live in the buffer itself when they travel in their own dtype (DDP's gradient_as_bucket_view):
+        # autograd then accumulates straight into it and nothing is copied in or out.
+        self.alias = all(p.dtype == dtype for p in params)
         self.ready = 0
         self.copied = [False] * len(params)
         self.work = None
-
-    def view(self, index: int) -> torch.Tensor:
-        p = self.params[index]
-        start = self.offsets[index]
-        return self.buffer[start:start + p.numel()].view(p.shape)
 
 
 def plan_buckets(params, wire_dtype, first_bytes: int, bytes_cap: int) -> list:
@@ -70,9 +68,9 @@ def plan_buckets(params, wire_dtype, first_bytes: int, bytes_cap: int) -> list:
 class GradientReducer:
     """Hooks, buckets and the launch order for one optimizer's parameters."""
 
-    def __init__(self, params, *, compression, reduce_op, prescale: float, postscale: float, passes: int,
-                 sparse_as_dense: bool):
-        self.compression, self.reduce_op = compression, reduce_op
+    def __init__(self, params, *, transport, compression, reduce_op: str, prescale: float, postscale: float,
+                 passes: int, sparse_as_dense: bool):
+        self.transport, self.compression, self.reduce_op = transport, compression, reduce_op
         self.prescale, self.postscale, self.passes = prescale, postscale, passes
         self.sparse_as_dense = sparse_as_dense
         ordered = list(reversed(params))  # backward produces the last layers' gradients first
@@ -83,6 +81,12 @@ class GradientReducer:
         self.remaining = {p: passes for p in ordered}
         self.next_launch = 0
         self.active = False  # a hook fired since the last synchronize: zero_grad() now would lose gradients
+        for bucket in self.buckets:
+            if bucket.alias:
+                for p, view in zip(bucket.params, bucket.views):
+                    if p.grad is not None and not p.grad.is_sparse:
+                        view.copy_(p.grad)
+                        p.grad = view
         self._hooks = [p.register_post_accumulate_grad_hook(self._on_grad) for p in ordered]
 
     def reset_passes(self, passes: int) -> None:
@@ -107,17 +111,22 @@ class GradientReducer:
                 self._launch_ready()
 
     def _copy_in(self, bucket: Bucket, index: int) -> None:
-        p = bucket.params[index]
+        """Make sure the bucket holds ``p``'s gradient (a no-op when autograd accumulated into the bucket)."""
+        p, view = bucket.params[index], bucket.views[index]
         grad = p.grad
         if grad is None:
             # Horovod reduces a zero gradient for a parameter this rank did not use: another rank may have.
-            p.grad = grad = torch.zeros_like(p)
+            view.zero_()
+            p.grad = view if bucket.alias else torch.zeros_like(p)
         elif grad.is_sparse:
             if not self.sparse_as_dense:
                 raise NotImplementedError("Sparse gradients need real Horovod's sparse allreduce; pass "
                                           "sparse_as_dense=True to hvd.DistributedOptimizer to reduce them densely.")
-            grad = grad.to_dense()
-        bucket.view(index).copy_(grad)
+            view.copy_(grad.to_dense())
+        elif grad.data_ptr() != view.data_ptr():  # a fresh gradient (first step, or grads were set to None)
+            view.copy_(grad)
+            if bucket.alias:
+                p.grad = view
         bucket.copied[index] = True
 
     def _launch_ready(self) -> None:
@@ -125,13 +134,10 @@ class GradientReducer:
             bucket = self.buckets[self.next_launch]
             if bucket.ready < len(bucket.params):
                 return
-            self._launch(bucket)
+            if self.prescale != 1.0:
+                bucket.buffer.mul_(self.prescale)
+            bucket.work = self.transport.all_reduce(bucket.buffer, self.reduce_op)
             self.next_launch += 1
-
-    def _launch(self, bucket: Bucket) -> None:
-        if self.prescale != 1.0:
-            bucket.buffer.mul_(self.prescale)
-        bucket.work = dist.all_reduce(bucket.buffer, op=self.reduce_op, async_op=True)
 
     # ---- at step() ------------------------------------------------------------------------------------------------
     def synchronize(self) -> None:
@@ -146,16 +152,37 @@ class GradientReducer:
             bucket.work.wait()
             if self.postscale != 1.0:
                 bucket.buffer.mul_(self.postscale)
-            for i, p in enumerate(bucket.params):
+            for p, view in zip(bucket.params, bucket.views):
                 if p.grad.is_sparse:
-                    p.grad = bucket.view(i).to(p.dtype).to_sparse()
-                else:
-                    p.grad.copy_(bucket.view(i))  # a float16 wire buffer is cast back to the gradient's dtype
+                    p.grad = view.to(p.dtype).to_sparse()
+                elif p.grad.data_ptr() != view.data_ptr():
+                    p.grad.copy_(view)  # a float16 wire buffer is cast back to the gradient's dtype here
             bucket.work, bucket.ready = None, 0
             bucket.copied = [False] * len(bucket.params)
         self.next_launch = 0
         self.active = False
         self.reset_passes(self.passes)
+
+    def zero_grad(self, set_to_none: bool) -> None:
+        """Zero the buckets and keep the gradients as views of them (so backward keeps accumulating in place).
+
+        Under DistributedOptimizer a parameter without a gradient is reduced as zeros at step() anyway (Horovod's
+        rule), so zeros instead of None change no update.
+        """
+        for bucket in self.buckets:
+            if bucket.alias:
+                bucket.buffer.zero_()
+                for p, view in zip(bucket.params, bucket.views):
+                    p.grad = view
+                continue
+            for p in bucket.params:
+                if p.grad is None:
+                    continue
+                if set_to_none:
+                    p.grad = None
+                else:
+                    p.grad.detach_()
+                    p.grad.zero_()
 
     def remove(self) -> None:
         for hook in self._hooks:

@@ -10,6 +10,7 @@ import torch
 import torch.distributed as dist
 
 from .. import _topology
+from . import _transport
 
 BACKEND_VAR = "ACPT_ESTIMATOR_HOROVOD_BACKEND"  # override: gloo | nccl | "cpu:gloo,cuda:nccl"
 
@@ -26,6 +27,7 @@ class _State:
     created_group = False
     topo: _topology.Topology | None = None
     backend = ""
+    transport: _transport.Transport | None = None
 
 
 _state = _State()
@@ -100,6 +102,7 @@ def init(comm=None, process_sets=None) -> None:
         atexit.register(shutdown)
     else:
         _state.backend = "gloo"  # one process: every collective is a local copy, no group is needed
+    _state.transport = _transport.choose(topo) if topo.size > 1 else _transport.Transport()
     _state.topo = topo
     _state.initialized = True
 
@@ -109,6 +112,13 @@ def shutdown() -> None:
         dist.destroy_process_group()
     _state.created_group = False
     _state.initialized = False
+    _state.transport = None
+
+
+def transport() -> _transport.Transport:
+    """How collectives travel (MPI or gloo for CPU tensors, NCCL for CUDA ones); see _transport.py."""
+    _require_init()
+    return _state.transport
 
 
 def is_initialized() -> bool:

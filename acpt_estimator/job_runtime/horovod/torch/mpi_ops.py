@@ -7,17 +7,16 @@ import time
 import warnings
 
 import torch
-import torch.distributed as dist
 
 from ._runtime import (  # noqa: F401 - horovod.torch.mpi_ops exports these too
     Adasum, Average, HorovodInternalError, Max, Min, Product, ProcessSet, Sum, add_process_set, ccl_built,
     check_process_set, cross_rank, cross_size, cuda_built, ddl_built, global_process_set, gloo_built, gloo_enabled,
     init, is_homogeneous, is_initialized, local_rank, local_size, mpi_built, mpi_enabled, mpi_threads_supported,
-    nccl_built, rank, remove_process_set, rocm_built, shutdown, size, start_timeline, stop_timeline)
+    nccl_built, rank, remove_process_set, rocm_built, shutdown, size, start_timeline, stop_timeline, transport)
 from .compression import Compression
 
-_TORCH_OPS = {Sum: dist.ReduceOp.SUM, Average: dist.ReduceOp.SUM, Min: dist.ReduceOp.MIN,
-              Max: dist.ReduceOp.MAX, Product: dist.ReduceOp.PRODUCT}
+# Average travels as a sum and is scaled by 1/size afterwards, as Horovod does.
+OP_NAMES = {Sum: "SUM", Average: "SUM", Min: "MIN", Max: "MAX", Product: "PRODUCT"}
 ADASUM_MESSAGE = ("op=hvd.Adasum needs real Horovod (its Adasum reduction has no torch.distributed equivalent); use "
                   "op=hvd.Average (the default) or hvd.Sum, or build Horovod with `acpt-estimator horovod build`.")
 
@@ -85,14 +84,14 @@ def _allreduce_async(tensor, output, name, op, prescale_factor, postscale_factor
     check_process_set(process_set)
     if op == Adasum:
         raise NotImplementedError(ADASUM_MESSAGE)
-    if op not in _TORCH_OPS:
+    if op not in OP_NAMES:
         raise ValueError(f"op={op!r} is not a Horovod reduction: use hvd.Average, hvd.Sum, hvd.Min, hvd.Max or "
                          "hvd.Product.")
     world = size()
     if output is not tensor:
         output.copy_(tensor)
     scale_(output, prescale_factor)
-    work = dist.all_reduce(output, op=_TORCH_OPS[op], async_op=True) if world > 1 else None
+    work = transport().all_reduce(output, OP_NAMES[op]) if world > 1 else None
     # Horovod applies Average as a 1/size post-scale of the sum, so the layer does the same arithmetic.
     factor = postscale_factor / world if op == Average else postscale_factor
     return _new_handle(work, lambda: scale_(output, factor), tensor)
@@ -171,13 +170,13 @@ def _gather_rows(tensor: torch.Tensor) -> tuple[torch.Tensor, list[int]]:
         return data.clone(), [data.shape[0]]
     count = torch.tensor([data.shape[0]], dtype=torch.int64, device=data.device)
     counts = [torch.empty_like(count) for _ in range(world)]
-    dist.all_gather(counts, count)
+    transport().all_gather(counts, count)
     rows = [int(c.item()) for c in counts]
     longest = max(rows)
     if data.shape[0] < longest:
         data = torch.cat([data, data.new_zeros((longest - data.shape[0],) + tuple(data.shape[1:]))])
     parts = [torch.empty_like(data) for _ in range(world)]
-    dist.all_gather(parts, data)
+    transport().all_gather(parts, data)
     return torch.cat([part[:n] for part, n in zip(parts, rows)]), rows
 
 
@@ -224,7 +223,7 @@ def _check_root(root_rank) -> None:
 def broadcast_async_(tensor, root_rank, name=None, process_set=global_process_set):
     check_process_set(process_set)
     _check_root(root_rank)
-    work = dist.broadcast(tensor, src=int(root_rank), async_op=True) if size() > 1 else None
+    work = transport().broadcast(tensor, int(root_rank)) if size() > 1 else None
     return _new_handle(work, lambda: tensor, tensor)
 
 
@@ -258,7 +257,7 @@ def broadcast(tensor, root_rank, name=None, process_set=global_process_set):
 def barrier(process_set=global_process_set) -> None:
     check_process_set(process_set)
     if size() > 1:
-        dist.barrier()
+        transport().barrier()
 
 
 def join(device=-1) -> int:
@@ -272,7 +271,7 @@ def join(device=-1) -> int:
     target = torch.device("cpu") if device is None or device < 0 else torch.device("cuda", device)
     stamp = torch.tensor([time.time()], dtype=torch.float64, device=target)
     stamps = [torch.empty_like(stamp) for _ in range(size())]
-    dist.all_gather(stamps, stamp)
+    transport().all_gather(stamps, stamp)
     return int(torch.argmax(torch.cat(stamps)).item())
 
 

@@ -10,7 +10,8 @@ import torch
 
 from ._buckets import GradientReducer
 from .compression import Compression
-from .mpi_ops import _TORCH_OPS, ADASUM_MESSAGE, Adasum, Average, check_process_set, global_process_set, size
+from ._runtime import transport
+from .mpi_ops import ADASUM_MESSAGE, OP_NAMES, Adasum, Average, check_process_set, global_process_set, size
 
 
 class _DistributedOptimizer(torch.optim.Optimizer):
@@ -52,9 +53,9 @@ class _DistributedOptimizer(torch.optim.Optimizer):
             # Average = sum * (1/size), split across pre/post scale as Horovod does with gradient_predivide_factor.
             pre, post = ((1.0 / gradient_predivide_factor, gradient_predivide_factor / world) if op == Average
                          else (1.0, 1.0))
-            self._reducer = GradientReducer(params, compression=compression, reduce_op=_TORCH_OPS[op], prescale=pre,
-                                            postscale=post, passes=backward_passes_per_step,
-                                            sparse_as_dense=sparse_as_dense)
+            self._reducer = GradientReducer(params, transport=transport(), compression=compression,
+                                            reduce_op=OP_NAMES[op], prescale=pre, postscale=post,
+                                            passes=backward_passes_per_step, sparse_as_dense=sparse_as_dense)
 
     def load_state_dict(self, *args, **kwargs):
         self._synchronized = False
@@ -97,6 +98,9 @@ class _DistributedOptimizer(torch.optim.Optimizer):
         if self._reducer is not None and self._reducer.active:
             raise AssertionError("optimizer.zero_grad() was called after loss.backward() but before optimizer.step() "
                                  "or optimizer.synchronize(). This is prohibited as it can cause a race condition.")
+        if self._reducer is not None:
+            set_to_none = kwargs.get("set_to_none", args[0] if args else True)
+            return self._reducer.zero_grad(set_to_none)
         return super(self.__class__, self).zero_grad(*args, **kwargs)
 
 
@@ -110,7 +114,7 @@ def DistributedOptimizer(optimizer, named_parameters=None, compression=Compressi
     check_process_set(process_set)
     if op == Adasum:
         raise NotImplementedError(ADASUM_MESSAGE)
-    if op not in _TORCH_OPS:
+    if op not in OP_NAMES:
         raise ValueError(f"op={op!r} is not supported by DistributedOptimizer: use hvd.Average (default) or hvd.Sum.")
     if gradient_predivide_factor != 1.0 and op != Average:
         raise ValueError("gradient_predivide_factor not supported with op != Average")
