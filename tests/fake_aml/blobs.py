@@ -68,6 +68,7 @@ class BlobStore:
         items = "".join(
             f"<Blob><Name>{escape(n)}</Name><Properties><Last-Modified>{_RFC1123}</Last-Modified>"
             f"<Content-Length>{len(self.blobs[root + n])}</Content-Length><BlobType>BlockBlob</BlobType>"
+            f"<Content-MD5>{base64.b64encode(hashlib.md5(self.blobs[root + n]).digest()).decode()}</Content-MD5>"
             f"</Properties><Metadata>{meta(n)}</Metadata></Blob>" for n in names)
         xml = (f'<?xml version="1.0" encoding="utf-8"?><EnumerationResults ServiceEndpoint="x" ContainerName="c">'
                f"<Prefix>{escape(prefix)}</Prefix><Blobs>{items}</Blobs><NextMarker /></EnumerationResults>")

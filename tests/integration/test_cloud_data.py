@@ -55,15 +55,32 @@ def test_job_put_carries_datastore_and_dataset_inputs_with_modes(cloud_workspace
     assert 'export AZUREML_DATAREFERENCE_train="${{inputs.train}}"' in job["command"]
 
 
-def test_upload_reads_the_datastore_then_targets_its_storage_account(cloud_workspace, fake_aml, tmp_path):
-    """The blob upload goes to https://<account>.blob.<endpoint>, a host the loopback fake cannot be: this test
-    checks everything up to that call (datastore lookup with secrets) and that the failure names the host."""
-    (tmp_path / "data").mkdir()
-    (tmp_path / "data" / "a.txt").write_text("a")
+def test_upload_sends_new_files_once_and_refuses_silent_overwrites(cloud_workspace, fake_aml, tmp_path):
+    """The blob upload goes to https://<account>.blob.core.windows.net, tunnelled to the fake by its proxy."""
+    data = tmp_path / "data"
+    (data / "sub").mkdir(parents=True)
+    (data / "a.txt").write_text("a")
+    (data / "sub" / "b.txt").write_text("b")
     ds = cloud_workspace.get_default_datastore()
-    with pytest.raises(UserErrorException) as info:
-        ds.upload(src_dir=str(tmp_path / "data"), target_path="mnist", show_progress=False)
-    assert "https://fakeaccount.blob.core.windows.net" in info.value.message
+    ref = ds.upload(src_dir=str(data), target_path="mnist", show_progress=False)
+    assert ref.path_on_datastore == "mnist"
     assert fake_aml.calls("POST", r".*/datastores/workspaceblobstore/listSecrets")
+    blobs = fake_aml.state.blobs.blobs
+    assert blobs["fakeaccount/azureml-blobstore-fake/mnist/a.txt"] == b"a"
+    assert blobs["fakeaccount/azureml-blobstore-fake/mnist/sub/b.txt"] == b"b"
+
+    def blob_puts():
+        return len(fake_aml.calls("PUT", r"/blob/fakeaccount/azureml-blobstore-fake/mnist/.*"))
+
+    sent = blob_puts()
+    ds.upload(src_dir=str(data), target_path="mnist", show_progress=False)
+    assert blob_puts() == sent  # identical content: nothing re-uploaded
+    (data / "a.txt").write_text("changed")
+    with pytest.raises(UserErrorException, match=r"would overwrite 1 different file\(s\), e\.g\. a\.txt"):
+        ds.upload(src_dir=str(data), target_path="mnist", show_progress=False)
+    assert blobs["fakeaccount/azureml-blobstore-fake/mnist/a.txt"] == b"a"
+    ds.upload(src_dir=str(data), target_path="mnist", overwrite=True, show_progress=False)
+    assert blobs["fakeaccount/azureml-blobstore-fake/mnist/a.txt"] == b"changed"
+    assert blob_puts() == sent + 1
     with pytest.raises(UserErrorException, match="upload source folder .*nope.* does not exist"):
         ds.upload(src_dir=str(tmp_path / "nope"))
