@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import atexit
+import importlib.util
 import os
 import socket
 
@@ -155,19 +156,26 @@ def is_homogeneous() -> bool:
 
 
 def mpi_threads_supported() -> bool:
-    return False  # no MPI in the layer; Horovod scripts only use this to pick a threading mode
+    """True when the layer's CPU collectives use MPI and that MPI allows calls from any thread."""
+    if not mpi_enabled():
+        return False
+    from mpi4py import MPI
+
+    return MPI.Query_thread() == MPI.THREAD_MULTIPLE
 
 
 def mpi_enabled() -> bool:
-    return False
+    """The layer's CPU collectives travel over MPI (see _transport.py)."""
+    return _state.transport is not None and _state.transport.name == "mpi"
 
 
 def mpi_built() -> bool:
-    return False
+    return importlib.util.find_spec("mpi4py") is not None
 
 
 def gloo_enabled() -> bool:
-    return "gloo" in (_state.backend or default_backend())
+    """The layer's CPU collectives travel over torch.distributed's gloo."""
+    return _state.transport is not None and _state.transport.name == "gloo"
 
 
 def gloo_built() -> bool:
