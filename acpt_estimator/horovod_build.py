@@ -43,8 +43,8 @@ def cache_root() -> str:
 
 def cache_key(torch_version: str, mpi: str, python_tag: str, machine: str) -> str:
     """One folder per binary-compatible build: the wheel links torch's C++ ABI and one MPI's libmpi."""
-    safe = re.sub(r"[^A-Za-z0-9_.+-]", "_", f"horovod-{HOROVOD_VERSION}-torch{torch_version}-{mpi}-{python_tag}-{machine}")
-    return safe
+    return re.sub(r"[^A-Za-z0-9_.+-]", "_",
+                  f"horovod-{HOROVOD_VERSION}-torch{torch_version}-{mpi}-{python_tag}-{machine}")
 
 
 def patch_sources(root: str) -> list[str]:
@@ -313,8 +313,8 @@ def add_horovod_subcommands(sub) -> None:
 
 def _cmd_build(args) -> int:
     try:
-        wheel = build(os.path.abspath(args.python) if os.sep in args.python else shutil.which(args.python) or args.python,
-                      constraints=[os.path.abspath(c) for c in args.constraint], install=not args.no_install,
+        python = os.path.abspath(args.python) if os.sep in args.python else shutil.which(args.python) or args.python
+        wheel = build(python, constraints=[os.path.abspath(c) for c in args.constraint], install=not args.no_install,
                       force=args.force, with_mpi=args.with_mpi, jobs=args.jobs)
     except (BuildError, subprocess.CalledProcessError) as err:
         print(f"acpt-estimator horovod build: {err}", file=sys.stderr)

@@ -1,6 +1,6 @@
 """Step time of the Horovod layer's DistributedOptimizer vs real Horovod's and vs DDP, on 2 ranks, same models.
 
-    python benchmarks/horovod_step_time.py [--steps 20] [--rounds 7] [--batch 32]
+    python benchmarks/horovod_step_time.py [--steps 20] [--rounds 7] [--batch 32] [--layer-transport auto|mpi|gloo]
 
 The driver starts ``mpiexec -n 2`` on this file. Every rank builds two models with the same weights for each
 implementation: a ~10M-parameter MLP and a model with ~200 small parameter tensors. Round after round it times
@@ -27,13 +27,14 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LAYER_DIR = os.path.join(ROOT, "acpt_estimator", "job_runtime", "horovod")
 
 
-def driver(argv) -> int:
+def driver(argv, layer_transport: str) -> int:
     from acpt_estimator.backends.local.mpi import find_launcher
 
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
-    env = dict(os.environ, MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port), OMP_NUM_THREADS="1")
+    env = dict(os.environ, MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port), OMP_NUM_THREADS="1",
+               ACPT_ESTIMATOR_HOROVOD_CPU_TRANSPORT=layer_transport)
     env.pop("PYTHONPATH", None)  # `import horovod` must be the real one; the layer is loaded by path
     launcher = find_launcher()
     extra = ["--allow-run-as-root"] if launcher.flavour == "openmpi" and os.geteuid() == 0 else []
@@ -112,6 +113,7 @@ def worker(args) -> None:
         tensors = len(list(template.parameters()))
         results[name] = (params, tensors, {impl: statistics.median(v) for impl, v in times.items()})
     if rank == 0:
+        print(f"layer CPU transport: {layer.mpi_ops.transport().name}")
         print(f"{'model':<12} {'params':>9} {'tensors':>7} {'layer ms':>9} {'horovod ms':>10} {'DDP ms':>8} "
               f"{'layer/hvd':>9} {'layer/DDP':>9} {'layer/faster':>12}")
         for name, (params, tensors, med) in results.items():
@@ -128,10 +130,12 @@ def main() -> int:
     parser.add_argument("--steps", type=int, default=20)
     parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--batch", type=int, default=32)
+    parser.add_argument("--layer-transport", choices=("auto", "mpi", "gloo"), default="auto",
+                        help="the layer's CPU transport (auto: MPI under an MPI launcher with mpi4py, else gloo)")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args, rest = parser.parse_known_args()
     if not args.worker:
-        return driver(sys.argv[1:])
+        return driver(sys.argv[1:], args.layer_transport)
     worker(args)
     return 0
 

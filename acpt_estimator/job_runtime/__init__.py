@@ -12,7 +12,8 @@ import os
 RUNTIME_DIR = os.path.dirname(os.path.abspath(__file__))
 INPUT_NAME = "acpt_job_runtime"  # the v2 job input that carries RUNTIME_DIR
 MODE_VAR = "ACPT_ESTIMATOR_HOROVOD"  # auto | layer | real (read by horovod/_select.py in the job)
-RENDEZVOUS_PORT_VAR = "ACPT_ESTIMATOR_RENDEZVOUS_PORT"  # same name in horovod/_topology.py (jobs import no acpt_estimator)
+# Also spelled out in horovod/_topology.py: job processes do not import acpt_estimator.
+RENDEZVOUS_PORT_VAR = "ACPT_ESTIMATOR_RENDEZVOUS_PORT"
 
 
 def needs_job_runtime(spec) -> bool:

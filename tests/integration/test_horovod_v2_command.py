@@ -19,7 +19,8 @@ from acpt_estimator.job_runtime import INPUT_NAME, RUNTIME_DIR
 pytestmark = pytest.mark.integration
 
 SOURCE = os.path.join(os.path.dirname(__file__), os.pardir, os.pardir, "samples", "horovod_mnist", "src")
-PROBE = "import horovod, horovod.torch as hvd\nhvd.init()\nprint('probe', hvd.rank(), hvd.size(), horovod._acpt_layer)\n"
+PROBE = ("import horovod, horovod.torch as hvd\nhvd.init()\n"
+         "print('probe', hvd.rank(), hvd.size(), horovod._acpt_layer)\n")
 
 
 def _horovod_estimator(source=SOURCE, **kwargs):

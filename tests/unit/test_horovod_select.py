@@ -89,7 +89,8 @@ def test_find_real_skips_its_own_folder_and_namespace_folders(tmp_path):
 
 @pytest.mark.parametrize("env, expected", [
     ({}, (0, 1, 0, 1, 0, 1)),
-    ({"RANK": "3", "WORLD_SIZE": "4", "LOCAL_RANK": "1", "LOCAL_WORLD_SIZE": "2", "NODE_RANK": "1"}, (3, 4, 1, 2, 1, 2)),
+    ({"RANK": "3", "WORLD_SIZE": "4", "LOCAL_RANK": "1", "LOCAL_WORLD_SIZE": "2", "NODE_RANK": "1"},
+     (3, 4, 1, 2, 1, 2)),
     ({"OMPI_COMM_WORLD_RANK": "2", "OMPI_COMM_WORLD_SIZE": "4", "OMPI_COMM_WORLD_LOCAL_RANK": "0",
       "OMPI_COMM_WORLD_LOCAL_SIZE": "2"}, (2, 4, 0, 2, 1, 2)),
     ({"PMI_RANK": "1", "PMI_SIZE": "2", "MPI_LOCALRANKID": "1", "MPI_LOCALNRANKS": "2"}, (1, 2, 1, 2, 0, 1)),

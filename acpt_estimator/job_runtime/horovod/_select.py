@@ -43,8 +43,8 @@ def mode(env=os.environ) -> str:
     value = (env.get(MODE_VAR) or "auto").strip().lower()
     if value not in MODES:
         raise ImportError(f"{MODE_VAR}={env.get(MODE_VAR)!r} is not one of {', '.join(MODES)}: 'auto' uses a real "
-                          "Horovod when one is installed, 'layer' always uses acpt-estimator's torch.distributed layer, "
-                          "'real' requires a real Horovod.")
+                          "Horovod when one is installed, 'layer' always uses acpt-estimator's torch.distributed "
+                          "layer, 'real' requires a real Horovod.")
     return value
 
 
@@ -72,8 +72,8 @@ def use_real(name: str, init_file: str) -> bool:
     if spec is None or (chosen == "auto" and not has_torch_extension(spec)):
         if chosen == "real":
             found = f"the horovod at {spec.origin} has no PyTorch extension" if spec else "no horovod is installed"
-            raise ImportError(f"{MODE_VAR}=real but {found}. Build one against this torch with `{BUILD_HINT}`; or unset {MODE_VAR} to "
-                              "use acpt-estimator's Horovod layer over torch.distributed.")
+            raise ImportError(f"{MODE_VAR}=real but {found}. Build one against this torch with `{BUILD_HINT}`; or "
+                              f"unset {MODE_VAR} to use acpt-estimator's Horovod layer over torch.distributed.")
         return False
     shim = sys.modules[name]
     module = importlib.util.module_from_spec(spec)
@@ -116,8 +116,8 @@ def controller(basics) -> str:
 
 def n_by_one_message(basics, expected: int) -> str:
     if controller(basics) == "gloo":
-        cause = ("Horovod's Gloo controller had no rendezvous server (HOROVOD_GLOO_RENDEZVOUS_ADDR unset), which is what "
-                 "a Horovod built without MPI does when mpirun starts it"
+        cause = ("Horovod's Gloo controller had no rendezvous server (HOROVOD_GLOO_RENDEZVOUS_ADDR unset), which is "
+                 "what a Horovod built without MPI does when mpirun starts it"
                  + ("" if basics.mpi_built() else "; this Horovod has mpi_built() == False"))
         fix = (f"leave {GLOO_RENDEZVOUS_VAR} unset so acpt-estimator starts Horovod's Gloo rendezvous for the ranks, "
                f"or rebuild Horovod with MPI: {BUILD_HINT}")
@@ -169,9 +169,10 @@ def _start_rendezvous(port: int, topo) -> None:
     try:
         server = RendezvousHTTPServer(("", port), RendezvousHandler, 0)
     except OSError as err:
+        variable = topology_module().RENDEZVOUS_PORT_VAR
+        chosen = variable if os.environ.get(variable) else "MASTER_PORT (the rendezvous uses MASTER_PORT + 1)"
         raise RuntimeError(f"Rank 0 could not start Horovod's Gloo rendezvous on port {port} ({err.strerror}). Set "
-                           f"{os.environ.get('ACPT_ESTIMATOR_RENDEZVOUS_PORT') and 'ACPT_ESTIMATOR_RENDEZVOUS_PORT' or 'MASTER_PORT'}"
-                           " to a free port.") from None
+                           f"{chosen} to a free port.") from None
     # The plan tells the server each scope's size, so it clears a scope only once all of its members finished.
     server.init([SlotInfo(hostname=f"node{r // topo.local_size}", rank=r, local_rank=r % topo.local_size,
                           cross_rank=r // topo.local_size, size=topo.size, local_size=topo.local_size,

@@ -1,4 +1,4 @@
-"""Where this process sits in the job (rank, size, local and cross layout, rendezvous address), read from the environment.
+"""Where this process sits in the job (rank, size, local/cross layout, rendezvous address), from the environment.
 
 The same contract in every launcher: torch's RANK/WORLD_SIZE/LOCAL_RANK/LOCAL_WORLD_SIZE/MASTER_ADDR/MASTER_PORT
 (torchrun, Azure ML PyTorch jobs, acpt-estimator's local runner), Open MPI's OMPI_COMM_WORLD_*, MPICH/Intel MPI's

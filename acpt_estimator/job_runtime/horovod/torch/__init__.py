@@ -24,5 +24,6 @@ _acpt_layer = True
 def __getattr__(name):
     if name in ("SyncBatchNorm", "elastic"):
         raise NotImplementedError(f"hvd.{name} needs real Horovod; acpt-estimator's layer does not provide it. Use "
-                                  "torch.nn.SyncBatchNorm with DDP, or build Horovod with `acpt-estimator horovod build`.")
+                                  "torch.nn.SyncBatchNorm with DDP, or build Horovod with "
+                                  "`acpt-estimator horovod build`.")
     raise AttributeError(f"module 'horovod.torch' has no attribute {name!r}")

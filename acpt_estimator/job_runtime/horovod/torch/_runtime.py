@@ -1,4 +1,4 @@
-"""The layer's process state: init/shutdown over torch.distributed, rank and layout queries, "built" flags, process sets."""
+"""The layer's process state: init/shutdown, rank and layout queries, "built" flags, the global process set."""
 
 from __future__ import annotations
 
@@ -72,8 +72,8 @@ def init(comm=None, process_sets=None) -> None:
         return
     topo = _topology.topology(os.environ)
     if comm is not None and not isinstance(comm, (list, tuple)):
-        raise NotImplementedError("hvd.init(comm=<MPI communicator>) needs real Horovod; acpt-estimator's layer runs on "
-                                  "torch.distributed. Call hvd.init() for all ranks.")
+        raise NotImplementedError("hvd.init(comm=<MPI communicator>) needs real Horovod; acpt-estimator's layer runs "
+                                  "on torch.distributed. Call hvd.init() for all ranks.")
     if comm and list(comm) != list(range(topo.size)):
         raise NotImplementedError(f"hvd.init(comm={list(comm)}) selects a subset of the {topo.size} ranks; the layer "
                                   "supports the whole job only. Call hvd.init().")
@@ -244,4 +244,5 @@ def add_process_set(process_set):
 
 
 def remove_process_set(process_set):
-    raise NotImplementedError("hvd.remove_process_set needs real Horovod; the layer supports the global process set only.")
+    raise NotImplementedError("hvd.remove_process_set needs real Horovod; the layer supports the global process set "
+                              "only.")

@@ -1,4 +1,4 @@
-"""broadcast_parameters, broadcast_optimizer_state, broadcast_object, allgather_object: Horovod's helpers on the layer."""
+"""Horovod's helpers on the layer: broadcast_parameters/_optimizer_state/_object, allgather_object."""
 
 from __future__ import annotations
 

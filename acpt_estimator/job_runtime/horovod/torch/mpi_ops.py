@@ -277,8 +277,9 @@ def join(device=-1) -> int:
 
 def _unsupported(name: str):
     def refuse(*args, **kwargs):
-        raise NotImplementedError(f"hvd.{name} needs real Horovod; acpt-estimator's layer covers allreduce, allgather, "
-                                  "broadcast and DistributedOptimizer. Build Horovod with `acpt-estimator horovod build`.")
+        raise NotImplementedError(f"hvd.{name} needs real Horovod; acpt-estimator's layer covers allreduce, "
+                                  "allgather, broadcast and DistributedOptimizer. Build Horovod with "
+                                  "`acpt-estimator horovod build`.")
     refuse.__name__ = name
     return refuse
 
