@@ -7,6 +7,8 @@ Real Horovod must be installed (scripts/setup.sh builds it): these tests fail ra
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 
 import pytest
 import torch
@@ -109,3 +111,14 @@ def test_horovod_without_rendezvous_under_mpirun_fails_loudly(tmp_path, monkeypa
     assert "Horovod reports size()=1 but the launcher started 2 processes" in tail
     assert "Gloo controller had no rendezvous" in tail and "ACPT_ESTIMATOR_HOROVOD=layer" in tail
     assert "hvd_size" not in run.get_metrics()  # stopped in hvd.init(), before any training
+
+
+def test_sample_driver_runs_unchanged(tmp_path):
+    """samples/horovod_mnist/driver.py, a cloud target forced onto this machine (no Azure, no config.json)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ACPT_ESTIMATOR_")}
+    env.update(ACPT_ESTIMATOR_TARGET="local", ACPT_ESTIMATOR_HOME=str(tmp_path / "store"))
+    driver = os.path.join(os.path.dirname(SOURCE), "driver.py")
+    done = subprocess.run([sys.executable, driver, "--epochs", "1"], cwd=tmp_path, env=env, capture_output=True,
+                          text=True, timeout=180)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "status: Completed" in done.stdout and "horovod size: [2, 2] layer: [0, 0]" in done.stdout
