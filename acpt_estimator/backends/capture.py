@@ -55,6 +55,23 @@ def _make_paths_relative(data: dict, out_dir: str) -> None:
     build = (data.get("environment") or {}).get("build") if isinstance(data.get("environment"), dict) else None
     if build and os.path.isabs(build.get("path", "")):
         build["path"] = os.path.relpath(build["path"], out_dir)
+    for item in (data.get("inputs") or {}).values():
+        path = item.get("path") if isinstance(item, dict) else None
+        if isinstance(path, str) and os.path.isabs(path) and os.path.exists(path):
+            item["path"] = os.path.relpath(_exported_folder(path, out_dir), out_dir)
+
+
+def _exported_folder(path: str, out_dir: str) -> str:
+    """The job runtime lives inside the installed package: copy it next to the YAML so the export stands alone."""
+    from ..job_runtime import RUNTIME_DIR
+    from ..snapshot import copy_snapshot
+
+    if os.path.realpath(path) != os.path.realpath(RUNTIME_DIR):
+        return path
+    target = os.path.join(out_dir, "acpt_job_runtime")
+    if not os.path.isdir(target):
+        copy_snapshot(RUNTIME_DIR, target)  # honours its .amlignore (no bytecode)
+    return target
 
 
 def written_files() -> list[str]:

@@ -27,6 +27,10 @@ def test_convert_writes_one_loadable_yaml_per_submit(tmp_path):
         assert os.path.samefile(os.path.join(work / "v2", job.code), work / "src")  # relative to the YAML
         assert "--data ${{inputs.mnist}}" not in job.command  # uuid-named input, see below
         assert "azureml://datastores/workspaceblobstore/paths/mnist/" in [i.path for i in job.inputs.values()]
+    # The MPI job ships the job runtime (Horovod layer): exported next to the YAML, so the folder stands alone.
+    runtime = jobs[0].inputs["acpt_job_runtime"].path
+    assert os.path.samefile(os.path.join(work / "v2", runtime), work / "v2" / "acpt_job_runtime")
+    assert os.path.isfile(work / "v2" / "acpt_job_runtime" / "horovod" / "__init__.py")
     # The pip package makes a Dockerfile build context next to the YAML, shared by both jobs (same content).
     contexts = os.listdir(work / "v2" / "environments")
     assert len(contexts) == 1
