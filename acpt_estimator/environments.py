@@ -163,8 +163,10 @@ def _image_env(request: EnvironmentRequest, image: str, *, with_torch: bool, tor
     else:
         pip_items = []
         if with_torch:
-            # CPU wheels live on PyTorch's own index; the ACPT images are GPU-only.
-            pip_items += ["--extra-index-url https://download.pytorch.org/whl/cpu", f"torch=={torch_version}.*"]
+            # CPU wheels live on PyTorch's own index; the ACPT images are GPU-only. MLflow + azureml-mlflow let
+            # Run.get_context().log(...) reach the job's run (ACPT images ship both).
+            pip_items += ["--extra-index-url https://download.pytorch.org/whl/cpu", f"torch=={torch_version}.*",
+                          "mlflow-skinny", "azureml-mlflow"]
         elif not (request.pip_packages or request.conda_packages or request.pip_requirements):
             return EnvironmentSpec(kind="image", name="acpt-estimator-image", version=_content_version(image),
                                    image=image, description="custom image")

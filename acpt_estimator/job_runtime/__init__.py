@@ -1,8 +1,9 @@
-"""Files jobs see on PYTHONPATH (this folder itself, never imported from here): ``horovod``, real or the layer.
+"""Files jobs see on PYTHONPATH (this folder itself, never imported from here): ``horovod`` and ``azureml.core``.
 
-The folder goes first on the ranks' PYTHONPATH in local runs and ships as a v2 job input in cloud jobs; its
-``horovod`` package then serves a real Horovod if one is installed, else acpt-estimator's layer over
-torch.distributed. This module only says where the folder is and which jobs get it.
+The folder goes first on the ranks' PYTHONPATH in local runs and ships as a v2 job input in cloud jobs. Its
+``horovod`` package serves a real Horovod if one is installed, else acpt-estimator's layer over torch.distributed;
+its ``azureml.core`` serves the image's real azureml-core (ACPT images have it), else a ``Run`` that logs to the
+job's MLflow run. This module only says where the folder is and which jobs get it.
 """
 
 from __future__ import annotations
@@ -14,6 +15,12 @@ INPUT_NAME = "acpt_job_runtime"  # the v2 job input that carries RUNTIME_DIR
 MODE_VAR = "ACPT_ESTIMATOR_HOROVOD"  # auto | layer | real (read by horovod/_select.py in the job)
 # Also spelled out in horovod/_topology.py: job processes do not import acpt_estimator.
 RENDEZVOUS_PORT_VAR = "ACPT_ESTIMATOR_RENDEZVOUS_PORT"
+
+
+def ships_with_cloud_job(spec) -> bool:
+    """Cloud jobs that may lack azureml-core (images other than ACPT: CPU, custom, registered) get it too, so
+    ``from azureml.core.run import Run`` keeps working there and logs to the job's MLflow run."""
+    return needs_job_runtime(spec) or spec.environment.kind in ("image", "registered")
 
 
 def needs_job_runtime(spec) -> bool:

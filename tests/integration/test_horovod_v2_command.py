@@ -39,10 +39,13 @@ def test_horovod_estimator_on_acpt_ships_the_job_runtime():
     assert os.path.isfile(os.path.join(RUNTIME_DIR, "horovod", "torch", "__init__.py"))
 
 
-def test_only_jobs_that_may_use_horovod_get_it():
-    gloo = PyTorch(SOURCE, compute_target="cpu-cluster", entry_script="train.py", node_count=2,
-                   distributed_training=Gloo())
+def test_only_jobs_that_may_use_horovod_or_lack_azureml_core_get_it():
+    gloo = PyTorch(SOURCE, compute_target="gpu-cluster", entry_script="train.py", node_count=2,
+                   distributed_training=Gloo(), use_gpu=True)  # ACPT: no Horovod use, azureml-core included
     assert INPUT_NAME not in (to_command(gloo.to_job_spec()).inputs or {})
+    cpu = PyTorch(SOURCE, compute_target="cpu-cluster", entry_script="train.py", node_count=2,
+                  distributed_training=Gloo())  # the CPU image has no azureml-core: the runtime's Run serves it
+    assert INPUT_NAME in to_command(cpu.to_job_spec()).inputs
     single = PyTorch(SOURCE, compute_target="cpu-cluster", entry_script="train.py",
                      environment_variables={"ACPT_ESTIMATOR_HOROVOD": "auto"})  # a one-process Horovod script
     assert INPUT_NAME in to_command(single.to_job_spec()).inputs

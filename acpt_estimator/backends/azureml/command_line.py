@@ -6,7 +6,7 @@ import re
 import shlex
 
 from ...arguments import VAR_REFERENCE
-from ...job_runtime import INPUT_NAME, needs_job_runtime
+from ...job_runtime import INPUT_NAME, ships_with_cloud_job
 from ...spec import InputRef, JobSpec, Literal, OutputRef, SearchRef
 
 # Variables v1 runtimes exported and old scripts still read; v2 provides their ingredients under new names.
@@ -67,7 +67,7 @@ def render_argv(spec: JobSpec) -> str:
 
 def render_command(spec: JobSpec) -> str:
     """The full command: job-runtime path, v1-era variables, data-reference variables, then the program."""
-    lines = [JOB_RUNTIME_PATH] if needs_job_runtime(spec) else []
+    lines = [JOB_RUNTIME_PATH] if ships_with_cloud_job(spec) else []
     if spec.distribution.kind != "none" or _mentions_batchai(spec):
         lines.extend(V1_ERA_PREAMBLE)
     for item in spec.inputs:

@@ -9,7 +9,7 @@ import tempfile
 import yaml
 
 from ...exceptions import TrainingException, UserErrorException
-from ...job_runtime import INPUT_NAME, RUNTIME_DIR, needs_job_runtime
+from ...job_runtime import INPUT_NAME, RUNTIME_DIR, ships_with_cloud_job
 from ...spec import EnvironmentSpec, JobSpec
 from .command_line import render_command
 
@@ -72,12 +72,13 @@ def _inputs(spec: JobSpec) -> dict:
     from azure.ai.ml import Input
 
     inputs = {item.name: Input(type=item.uri_type, path=item.uri, mode=_INPUT_MODES[item.mode]) for item in spec.inputs}
-    if needs_job_runtime(spec):
+    if ships_with_cloud_job(spec):
         if INPUT_NAME in inputs:
             raise UserErrorException(f"The input name {INPUT_NAME!r} is reserved for acpt-estimator's job runtime; "
                                      "rename that input.")
         # A local folder input: v2 uploads it at submit (once; later jobs reuse it by content hash).
-        # render_command puts it first on PYTHONPATH, so `import horovod` works on images without Horovod.
+        # render_command puts it first on PYTHONPATH: `import horovod` and `from azureml.core.run import Run`
+        # then work on images without Horovod or azureml-core.
         inputs[INPUT_NAME] = Input(type="uri_folder", path=RUNTIME_DIR, mode="download")
     return inputs
 
