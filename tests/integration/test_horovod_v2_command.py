@@ -19,8 +19,9 @@ from acpt_estimator.job_runtime import INPUT_NAME, RUNTIME_DIR
 pytestmark = pytest.mark.integration
 
 SOURCE = os.path.join(os.path.dirname(__file__), os.pardir, os.pardir, "samples", "horovod_mnist", "src")
-PROBE = ("import horovod, horovod.torch as hvd\nhvd.init()\n"
-         "print('probe', hvd.rank(), hvd.size(), horovod._acpt_layer)\n")
+# One write per rank (print makes two when unbuffered), so the ranks' lines cannot interleave.
+PROBE = ("import os, horovod, horovod.torch as hvd\nhvd.init()\n"
+         "os.write(1, f'probe {hvd.rank()} {hvd.size()} {horovod._acpt_layer}\\n'.encode())\n")
 
 
 def _horovod_estimator(source=SOURCE, **kwargs):
