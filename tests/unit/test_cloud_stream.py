@@ -11,8 +11,9 @@ import pytest
 
 from acpt_estimator.backends.azureml.run import CloudRun
 from acpt_estimator.backends.azureml.stream import LogPrinter, primary_log, v1_status
+from tests.v1_signatures import PATH as V1_SIGNATURES
 
-SIGNATURES = os.path.join(os.path.dirname(__file__), *[os.pardir] * 3, "shared", "spec", "v1-signatures.json")
+SIGNATURES = V1_SIGNATURES
 
 
 @pytest.mark.parametrize("names, expected", [

@@ -12,8 +12,9 @@ from acpt_estimator.exceptions import (AzureMLException, ComputeTargetException,
                                        TrainingException, UserErrorException)
 
 from .golden_cases import SRC
+from tests.v1_signatures import PATH as V1_SIGNATURES
 
-SPEC = os.path.join(os.path.dirname(__file__), *[os.pardir] * 3, "shared", "spec", "v1-signatures.json")
+SPEC = V1_SIGNATURES
 BASE = dict(compute_target="cluster", entry_script="train.py")
 
 

@@ -16,8 +16,9 @@ from acpt_estimator.exceptions import RunConfigurationException, TrainingExcepti
 from acpt_estimator.runconfig import DockerConfiguration, RunConfiguration
 from acpt_estimator.script_run_config import ScriptRunConfig
 from acpt_estimator.spec import InputRef, Literal
+from tests.v1_signatures import PATH as V1_SIGNATURES
 
-SIGNATURES = os.path.join(os.path.dirname(__file__), *[os.pardir] * 3, "shared", "spec", "v1-signatures.json")
+SIGNATURES = V1_SIGNATURES
 
 
 class _Workspace:
