@@ -11,9 +11,8 @@ import pytest
 
 from acpt_estimator.backends.azureml.run import CloudRun
 from acpt_estimator.backends.azureml.stream import LogPrinter, primary_log, v1_status
-from tests.v1_signatures import PATH as V1_SIGNATURES
+from tests.v1_signatures import PATH as SIGNATURES
 
-SIGNATURES = V1_SIGNATURES
 
 
 @pytest.mark.parametrize("names, expected", [

@@ -12,9 +12,8 @@ from acpt_estimator.exceptions import (AzureMLException, ComputeTargetException,
                                        TrainingException, UserErrorException)
 
 from .golden_cases import SRC
-from tests.v1_signatures import PATH as V1_SIGNATURES
+from tests.v1_signatures import PATH as SPEC
 
-SPEC = V1_SIGNATURES
 BASE = dict(compute_target="cluster", entry_script="train.py")
 
 

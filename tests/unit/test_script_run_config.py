@@ -16,9 +16,8 @@ from acpt_estimator.exceptions import RunConfigurationException, TrainingExcepti
 from acpt_estimator.runconfig import DockerConfiguration, RunConfiguration
 from acpt_estimator.script_run_config import ScriptRunConfig
 from acpt_estimator.spec import InputRef, Literal
-from tests.v1_signatures import PATH as V1_SIGNATURES
+from tests.v1_signatures import PATH as SIGNATURES
 
-SIGNATURES = V1_SIGNATURES
 
 
 class _Workspace:

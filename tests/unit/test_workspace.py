@@ -12,9 +12,8 @@ from acpt_estimator import target
 from acpt_estimator.compute import AmlCompute, ComputeTarget
 from acpt_estimator.exceptions import ComputeTargetException, UserErrorException
 from acpt_estimator.workspace import Workspace
-from tests.v1_signatures import PATH as V1_SIGNATURES
+from tests.v1_signatures import PATH as SIGNATURES
 
-SIGNATURES = V1_SIGNATURES
 CONFIG = {"subscription_id": "sub-1", "resource_group": "rg-1", "workspace_name": "ws-1"}
 
 
