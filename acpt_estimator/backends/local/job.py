@@ -117,7 +117,7 @@ def _prepare(job: LocalJob, spec, launcher, input_paths, output_paths, now, moun
         mlflow_tracking_uri=mlflow_store.tracking_uri(store_home), mlflow_experiment_id=mlflow_exp,
         is_root=os.geteuid() == 0, cores=len(os.sched_getaffinity(0)),
         rendezvous_port=_free_port() if needs_job_runtime(spec) else 0, mounts=tuple(mounts),
-        unshare=shutil.which("unshare") or "/usr/bin/unshare")
+        unshare=(shutil.which("unshare") or "/usr/bin/unshare") if mounts else "")
     plan = plan_launch(spec, ctx)
     with open(paths.rank_script, "w", encoding="utf-8") as handle:
         handle.write(plan.script)

@@ -68,7 +68,7 @@ class LaunchContext:
     master_addr: str = "127.0.0.1"
     rendezvous_port: int = 0  # a second free port, for Horovod's Gloo rendezvous (0: the job does not need one)
     mounts: tuple = ()  # inputs.Mount: read-only bind mounts made in the job's own mount namespace
-    unshare: str = "/usr/bin/unshare"  # posix_spawn takes an absolute path
+    unshare: str = ""  # util-linux unshare's absolute path (posix_spawn does no PATH lookup), when there are mounts
 
 
 @attrs.frozen
