@@ -27,7 +27,9 @@ def main() -> None:
     scratch = tempfile.mkdtemp(prefix="acpt-bench-")
     fake = FakeAzureML(scratch).start()
     os.environ.update({"AZUREML_DEV_URL_MFE": fake.url, "REQUESTS_CA_BUNDLE": fake.ca_path,
-                       "NO_PROXY": "127.0.0.1,localhost"})
+                       "NO_PROXY": "127.0.0.1,localhost",
+                       # the MPI job ships the job runtime, a local input uploaded to the datastore account
+                       "HTTPS_PROXY": fake.proxy_url})
     os.environ.pop("ACPT_ESTIMATOR_TARGET", None)
     source = os.path.join(scratch, "src")
     os.makedirs(source)
@@ -39,10 +41,12 @@ def main() -> None:
     import logging
 
     logging.getLogger("azure.ai.ml._utils._experimental").setLevel(logging.ERROR)  # "experimental class" noise
-    from azure.ai.ml import MLClient, MpiDistribution, command
+    from azure.ai.ml import Input, MLClient, MpiDistribution, command
 
     from acpt_estimator import Mpi, PyTorch
+    from acpt_estimator.backends.azureml.command_line import JOB_RUNTIME_PATH
     from acpt_estimator.experiment import Experiment
+    from acpt_estimator.job_runtime import INPUT_NAME, RUNTIME_DIR
     from acpt_estimator.workspace import Workspace
 
     state = fake.state
@@ -53,13 +57,14 @@ def main() -> None:
                   distributed_training=Mpi(2), use_gpu=True, script_params={"--epochs": 3, "--lr": 0.01})
     client = MLClient(credential, state.subscription_id, state.resource_group, state.workspace_name,
                       enable_telemetry=False, show_progress=False)
-    preamble = "\n".join(_preamble())  # the same command text the translation writes
+    preamble = "\n".join([JOB_RUNTIME_PATH] + _preamble())  # the same command text the translation writes
 
     def direct():
         job = command(code=source, command=preamble + "\npython train.py --epochs 3 --lr 0.01",
                       environment="azureml:AzureML-acpt-pytorch-2.8-cuda12.6@latest", compute="gpu-cluster",
                       instance_count=2, distribution=MpiDistribution(process_count_per_instance=2),
                       environment_variables={"AZUREML_OUTPUT_DIRECTORY": "./outputs", "NCCL_TREE_THRESHOLD": "0"},
+                      inputs={INPUT_NAME: Input(type="uri_folder", path=RUNTIME_DIR, mode="download")},
                       experiment_name="bench")
         job.name = f"bench_{int(time.time())}_{uuid.uuid4().hex[:8]}"
         client.jobs.create_or_update(job)

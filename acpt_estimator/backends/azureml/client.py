@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import re
 import threading
 
 from ...authentication import ARM_SCOPES, to_credential
@@ -95,8 +96,10 @@ def azure_errors(workspace, action: str):
 
 
 def _first_line(err) -> str:
-    text = getattr(err, "message", None) or str(err) or type(err).__name__
-    line = text.strip().splitlines()[0] if text.strip() else type(err).__name__
+    """The first line that says something: azure-ai-ml's messages start with colour codes and blank lines."""
+    text = re.sub(r"\x1b\[[0-9;]*m", "", getattr(err, "message", None) or str(err) or "")
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
+    line = lines[0] if lines else type(err).__name__
     return line if len(line) <= 300 else line[:297] + "..."
 
 
