@@ -29,18 +29,36 @@ def randint(upper):
     return ["randint", [upper]]
 
 
-def _bounded(name: str, min_value, max_value, q=None):
-    _number(name, min_value, "min_value")
-    _number(name, max_value, "max_value")
-    if not min_value < max_value:
-        raise HyperDriveConfigException(
-            f"{name} expects min_value < max_value. Got min_value={min_value!r}, max_value={max_value!r}; swap them.")
+def _expression(name: str, first: tuple, second: tuple, q=None, rule=None):
+    """``[name, [a, b(, q)]]`` after v1's checks: finite numbers, the pair ``rule`` (e.g. min < max), q > 0."""
+    (a_name, a), (b_name, b) = first, second
+    _number(name, a, a_name)
+    _number(name, b, b_name)
+    if rule is not None:
+        rule(a, b)
     if q is None:
-        return [name, [min_value, max_value]]
+        return [name, [a, b]]
     _number(name, q, "q")
     if q <= 0:
         raise HyperDriveConfigException(f"{name} expects q > 0. Got q={q!r}.")
-    return [name, [min_value, max_value, q]]
+    return [name, [a, b, q]]
+
+
+def _bounded(name: str, min_value, max_value, q=None):
+    def ordered(low, high):
+        if not low < high:
+            raise HyperDriveConfigException(
+                f"{name} expects min_value < max_value. Got min_value={low!r}, max_value={high!r}; swap them.")
+
+    return _expression(name, ("min_value", min_value), ("max_value", max_value), q, ordered)
+
+
+def _gaussian(name: str, mu, sigma, q=None):
+    def spread(_, deviation):
+        if deviation < 0:
+            raise HyperDriveConfigException(f"{name} expects sigma >= 0. Got sigma={deviation!r}.")
+
+    return _expression(name, ("mu", mu), ("sigma", sigma), q, spread)
 
 
 def uniform(min_value, max_value):
@@ -58,19 +76,6 @@ def loguniform(min_value, max_value):
 
 def qloguniform(min_value, max_value, q):
     return _bounded("qloguniform", min_value, max_value, q)
-
-
-def _gaussian(name: str, mu, sigma, q=None):
-    _number(name, mu, "mu")
-    _number(name, sigma, "sigma")
-    if sigma < 0:
-        raise HyperDriveConfigException(f"{name} expects sigma >= 0. Got sigma={sigma!r}.")
-    if q is None:
-        return [name, [mu, sigma]]
-    _number(name, q, "q")
-    if q <= 0:
-        raise HyperDriveConfigException(f"{name} expects q > 0. Got q={q!r}.")
-    return [name, [mu, sigma, q]]
 
 
 def normal(mu, sigma):

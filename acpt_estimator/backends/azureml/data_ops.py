@@ -76,20 +76,31 @@ def upload(workspace, datastore_name: str, src_dir: str, target_path: str | None
     return todo
 
 
+def _versions(client, name: str) -> list:
+    """Every registered version of data asset ``name`` (none when the name is unknown)."""
+    from azure.core.exceptions import ResourceNotFoundError
+
+    try:
+        return list(client.data.list(name=name))
+    except ResourceNotFoundError:
+        return []
+
+
+def _latest(versions: list):
+    return max(versions, key=lambda d: int(d.version) if str(d.version).isdigit() else 0)
+
+
 def register_dataset(workspace, name: str, uri: str, uri_type: str, description=None, tags=None,
                      create_new_version=False) -> str:
     """A v2 data asset for the dataset; returns its version. Same path again: the existing version."""
     from azure.ai.ml.entities import Data
-    from azure.core.exceptions import ResourceNotFoundError
 
     client = ml_client(workspace)
     with azure_errors(workspace, f"register dataset {name!r}"):
-        try:
-            versions = list(client.data.list(name=name))
-        except ResourceNotFoundError:
-            versions = []
+        versions = _versions(client, name)
+        version = "1"
         if versions:
-            latest = max(versions, key=lambda d: int(d.version) if str(d.version).isdigit() else 0)
+            latest = _latest(versions)
             if latest.path == uri:
                 return str(latest.version)
             if not create_new_version:
@@ -97,8 +108,6 @@ def register_dataset(workspace, name: str, uri: str, uri_type: str, description=
                     f"Dataset {name!r} is already registered (version {latest.version}) with another path "
                     f"({latest.path}). Pass create_new_version=True to register a new version.")
             version = str(int(latest.version) + 1 if str(latest.version).isdigit() else len(versions) + 1)
-        else:
-            version = "1"
         asset = Data(name=name, version=version, path=uri, type=uri_type, description=description,
                      tags={str(k): str(v) for k, v in (tags or {}).items()} or None)
         return str(client.data.create_or_update(asset).version)
@@ -106,19 +115,14 @@ def register_dataset(workspace, name: str, uri: str, uri_type: str, description=
 
 def get_dataset(workspace, name: str, version=None):
     """(version, path) of a registered data asset; a missing one is a UserErrorException naming it."""
-    from azure.core.exceptions import ResourceNotFoundError
-
     client = ml_client(workspace)
     with azure_errors(workspace, f"get dataset {name!r}"):
-        try:
-            versions = list(client.data.list(name=name))
-        except ResourceNotFoundError:
-            versions = []
+        versions = _versions(client, name)
     if version not in (None, "latest"):
         versions = [d for d in versions if str(d.version) == str(version)]
     if not versions:
         raise UserErrorException(
             f"Dataset {name!r} (version {version or 'latest'}) is not registered in workspace {workspace.name!r}. "
             f"Register it with dataset.register(ws, {name!r}) or check the name in the studio's Data page.")
-    asset = max(versions, key=lambda d: int(d.version) if str(d.version).isdigit() else 0)
+    asset = _latest(versions)
     return str(asset.version), asset.path
