@@ -145,6 +145,13 @@ class _EstimatorBase:
         p = self._params
         if p["custom_docker_base_image"] and not p["custom_docker_image"]:
             logger.warning("'custom_docker_base_image' parameter will be deprecated. Please use 'custom_docker_image' instead.")
+        # v1 arguments with no v2 field: said once, never dropped silently.
+        if p["image_registry_details"] is not None:
+            logger.warning("image_registry_details is not used: v2 jobs pull images with the workspace's identity. "
+                           "Attach the registry to the workspace (or grant its identity AcrPull) instead.")
+        if not p["use_docker"]:
+            logger.warning("use_docker=False has no v2 equivalent: v2 jobs always run in a container (locally, "
+                           "acpt-estimator runs in this Python environment either way).")
         env_def = p["environment_definition"]
         if env_def is not None and not isinstance(env_def, Environment):
             raise UserErrorException(

@@ -178,3 +178,8 @@ def test_datastore_values_become_inputs():
     spec = make(script_params={"--data": Datastore(ws).as_mount()}).to_job_spec()
     assert spec.inputs[0].uri == "azureml://datastores/workspaceblobstore/paths/"
     assert spec.inputs[0].mode == "mount"
+
+
+def test_v1_arguments_without_v2_field_are_named_in_a_warning(caplog):
+    make(image_registry_details=object(), use_docker=False)
+    assert "image_registry_details is not used" in caplog.text and "use_docker=False has no v2 equivalent" in caplog.text
