@@ -175,7 +175,8 @@ def _image_env(request: EnvironmentRequest, image: str, *, with_torch: bool, tor
     kind = "cpu" if with_torch else "custom"
     return EnvironmentSpec(kind="image", name=f"acpt-estimator-{kind}", version=_content_version(image, conda),
                            image=image, conda_file=conda, torch_version=torch_version,
-                           description=f"{image} with a conda environment")
+                           description=f"{image} with a conda environment",
+                           pip_packages=tuple(request.pip_packages) + tuple(request.pip_requirements))
 
 
 def _build_env(request: EnvironmentRequest, acpt: AcptEnvironment) -> EnvironmentSpec:
@@ -199,7 +200,8 @@ def _build_env(request: EnvironmentRequest, acpt: AcptEnvironment) -> Environmen
     version = _content_version(dockerfile, *[f"{name}\n{text}" for name, text in files])
     return EnvironmentSpec(kind="build", name=f"acpt-estimator-{acpt.name}", version=version,
                            dockerfile=dockerfile, context_files=tuple(files), torch_version=acpt.torch,
-                           description=f"{acpt.workspace_name} plus the job's packages")
+                           description=f"{acpt.workspace_name} plus the job's packages",
+                           pip_packages=tuple(request.pip_packages) + tuple(request.pip_requirements))
 
 
 def _docker_quote(package: str) -> str:

@@ -111,6 +111,7 @@ class EnvironmentSpec:
     context_files: tuple = ()
     torch_version: str | None = None
     description: str = ""
+    pip_packages: tuple = ()  # what the job asked pip for (pip_packages + requirements file), checked by local runs
 
 
 @attrs.frozen

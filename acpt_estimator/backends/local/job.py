@@ -14,6 +14,7 @@ from ...job_runtime import needs_job_runtime
 from ...snapshot import snapshot_files
 from ...spec import InputRef, Literal, OutputRef
 from . import inputs as data
+from .packages import warn_missing
 from . import mlflow_store, procs
 from .launch import EXIT_NO_WORKDIR, LaunchContext, plan_launch
 from .mpi import find_launcher
@@ -80,6 +81,7 @@ def start(spec, experiment) -> "LocalRun":  # noqa: F821 - imported lazily below
 
     store_home = home()
     launcher = find_launcher()  # fail before creating anything when there is no MPI
+    warn_missing(spec.environment)
     sources, output_paths = data.resolve(spec, store_home)  # every input checked before anything is created
     experiment_name = spec.experiment_name or experiment.name
     run_id = new_run_id(experiment_name)
