@@ -82,3 +82,22 @@ def test_auth_compute_and_runconfig_extras():
         is authentication.ServicePrincipalAuthentication
     assert importlib.import_module("azureml.core.runconfig").DockerConfiguration is runconfig.DockerConfiguration
     assert importlib.import_module("azureml.core.compute").ComputeInstance is compute.ComputeInstance
+
+
+@pytest.mark.parametrize("module, name, use", [
+    ("azureml.core.webservice", "AciWebservice", lambda c: c.deploy_configuration(cpu_cores=1, memory_gb=1)),
+    ("azureml.core.webservice", "Webservice", lambda c: c(None, "svc")),
+    ("azureml.core.model", "InferenceConfig", lambda c: c(entry_script="score.py")),
+    ("azureml.core.image", "ContainerImage", lambda c: c.image_configuration(execution_script="score.py")),
+    ("azureml.train.dnn", "TensorFlow", lambda c: c(".", entry_script="train.py")),
+    ("azureml.pipeline.core", "Pipeline", lambda c: c(None, steps=[])),
+    ("azureml.pipeline.steps", "PythonScriptStep", lambda c: c(script_name="s.py")),
+])
+def test_out_of_scope_v1_names_import_and_refuse_with_the_v2_replacement(module, name, use):
+    """compat-surface.md §2 also lists deployment, TensorFlow and pipeline imports: they resolve, and using them
+    says what SDK v2 offers instead (drivers that train and then deploy fail at the deploy line, not at import)."""
+    from acpt_estimator.exceptions import UserErrorException
+
+    cls = getattr(importlib.import_module(module), name)
+    with pytest.raises(UserErrorException, match=f"{name} is not supported by acpt-estimator.*(v2|Estimator)"):
+        use(cls)
