@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import abc
+
 from .exceptions import UserErrorException
 
 _AUTHORITIES = {"AzureCloud": None, "AzureChinaCloud": "login.chinacloudapi.cn",
@@ -19,13 +21,14 @@ def _authority(cloud) -> dict:
     return {"authority": host} if host else {}
 
 
-class AbstractAuthentication:
+class AbstractAuthentication(abc.ABC):
     """Base of the v1 auth classes: ``to_credential()`` gives the azure-identity TokenCredential."""
 
     _cloud = "AzureCloud"
 
+    @abc.abstractmethod
     def to_credential(self):
-        raise NotImplementedError
+        """The azure-identity credential this v1 auth object stands for."""
 
     def get_token(self, *scopes, **kwargs):
         """Makes every v1 auth object an azure-core TokenCredential too."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import os
 import re
 import uuid
 
@@ -132,8 +133,6 @@ class Datastore:
 
     def upload_files(self, files, relative_root=None, target_path=None, overwrite=False, show_progress=True):
         """v1: upload individual files, keeping their paths relative to ``relative_root``."""
-        import os
-
         root = relative_root or os.path.commonpath([os.path.dirname(os.path.abspath(f)) for f in files])
         relative = [os.path.relpath(os.path.abspath(f), root).replace(os.sep, "/") for f in files]
         missing = [f for f in files if not os.path.isfile(f)]

@@ -7,11 +7,12 @@ import hashlib
 import json
 import logging
 import os
+import shlex
 from importlib import resources
 
 import attrs
 
-from .environment import DEFAULT_CPU_IMAGE, CondaDependencies, Environment, conda_yaml
+from .environment import DEFAULT_CPU_IMAGE, Environment, conda_yaml
 from .exceptions import TrainingException, UserErrorException
 from .spec import EnvironmentSpec
 
@@ -188,26 +189,20 @@ def _build_env(request: EnvironmentRequest, acpt: AcptEnvironment) -> Environmen
         lines += ["COPY conda_dependencies.yml /tmp/conda_dependencies.yml",
                   "RUN conda env update -n ptca -f /tmp/conda_dependencies.yml && conda clean -ay"]
     if request.conda_packages:
-        lines.append("RUN conda install -y -n ptca " + " ".join(_docker_quote(p) for p in request.conda_packages)
+        lines.append("RUN conda install -y -n ptca " + " ".join(shlex.quote(str(p)) for p in request.conda_packages)
                      + " && conda clean -ay")
     if request.pip_requirements:
         files.append(("requirements.txt", "\n".join(request.pip_requirements) + "\n"))
         lines += ["COPY requirements.txt /tmp/requirements.txt",
                   "RUN pip install --no-cache-dir -r /tmp/requirements.txt"]
     if request.pip_packages:
-        lines.append("RUN pip install --no-cache-dir " + " ".join(_docker_quote(p) for p in request.pip_packages))
+        lines.append("RUN pip install --no-cache-dir " + " ".join(shlex.quote(str(p)) for p in request.pip_packages))
     dockerfile = "\n".join(lines) + "\n"
     version = _content_version(dockerfile, *[f"{name}\n{text}" for name, text in files])
     return EnvironmentSpec(kind="build", name=f"acpt-estimator-{acpt.name}", version=version,
                            dockerfile=dockerfile, context_files=tuple(files), torch_version=acpt.torch,
                            description=f"{acpt.workspace_name} plus the job's packages",
                            pip_packages=tuple(request.pip_packages) + tuple(request.pip_requirements))
-
-
-def _docker_quote(package: str) -> str:
-    import shlex
-
-    return shlex.quote(str(package))
 
 
 def from_environment_object(env: Environment) -> EnvironmentSpec:
@@ -240,7 +235,3 @@ def _named_environment(env: Environment) -> EnvironmentSpec:
                                label=env.label or (None if env.version else "latest"))
     return EnvironmentSpec(kind="registered", name=name, version=env.version,
                            label=env.label or (None if env.version else "latest"))
-
-
-def conda_dependencies_for(pip_packages, conda_packages) -> CondaDependencies:
-    return CondaDependencies.create(pip_packages=pip_packages, conda_packages=conda_packages)

@@ -240,10 +240,6 @@ def _copied(value):
     return value
 
 
-def _estimator_params(**kwargs) -> dict:
-    return kwargs
-
-
 class Estimator(_EstimatorBase):
     """v1 ``azureml.train.estimator.Estimator``: any script, any image, MPI distribution only."""
 

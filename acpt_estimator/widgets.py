@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import sys
 import threading
 import time
@@ -36,13 +37,8 @@ class RunDetails:
         return f"Run {self.run.id}: {status}\n{format_metrics(metrics)}"
 
     def show(self, render_lib=None, widget_settings=None):
-        if _in_notebook():
-            try:
-                import ipywidgets  # noqa: F401
-            except ImportError:
-                pass
-            else:
-                return self._show_widget()
+        if _in_notebook() and importlib.util.find_spec("ipywidgets") is not None:
+            return self._show_widget()
         print(self.text())
         return None
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 import logging
 import re
 
+import attrs
+
 from ..exceptions import HyperDriveConfigException
 from ..spec import Literal, SearchRef
 from .policy import EarlyTerminationPolicy, NoTerminationPolicy, PrimaryMetricGoal
@@ -102,8 +104,6 @@ class HyperDriveConfig:
         for name in space:
             value = SearchRef(input_name_for(name)) if values is None else Literal(str(values[name]))
             tokens += [Literal(flag_for(name)), value]
-        import attrs
-
         return attrs.evolve(spec, arguments=tuple(tokens))
 
     def to_job_spec(self, experiment_name=None, tags=None, **kwargs):

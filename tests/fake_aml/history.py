@@ -56,7 +56,7 @@ class RunHistoryMixin:
         lines = job.visible_log_lines(file)
         return 200, {"Content-Type": "text/plain"}, "".join(line + "\n" for line in lines)
 
-    def _artifact_paths(self, job: FakeJob) -> list:
+    def _artifact_paths(self, job) -> list:
         return sorted(list(job.script.files) + list(job.script.logs))
 
     def list_artifacts(self, name, query, **_):

@@ -23,6 +23,7 @@ ALL_REDUCE = textwrap.dedent("""
     dist.all_reduce(value)
     Run.get_context().log("all_reduce", value.item())
     Run.get_context().log("world", dist.get_world_size())
+    dist.barrier()  # both ranks reach teardown together: gloo can abort a process whose peer left
     dist.destroy_process_group()
 """)
 

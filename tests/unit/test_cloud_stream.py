@@ -5,7 +5,6 @@ from __future__ import annotations
 import inspect
 import io
 import json
-import os
 
 import pytest
 

@@ -2,11 +2,10 @@
 
 import inspect
 import json
-import os
 
 import pytest
 
-from acpt_estimator import Datastore, Environment, Estimator, Gloo, Mpi, MpiConfiguration, PyTorch
+from acpt_estimator import Datastore, Environment, Estimator, Gloo, PyTorch
 from acpt_estimator.distribution import ParameterServer, PyTorchConfiguration
 from acpt_estimator.exceptions import (AzureMLException, ComputeTargetException, RunConfigurationException,
                                        TrainingException, UserErrorException)

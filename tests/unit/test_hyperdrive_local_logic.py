@@ -3,7 +3,6 @@
 import math
 import random
 
-import pytest
 
 from acpt_estimator.hyperdrive import (BanditPolicy, BayesianParameterSampling, GridParameterSampling,
                                        MedianStoppingPolicy, NoTerminationPolicy, RandomParameterSampling,

@@ -1,6 +1,5 @@
 """Golden files pin each v1 estimator shape's v2 job; every job passes both SDK validations and round-trips."""
 
-import json
 import os
 
 import pytest

@@ -4,7 +4,6 @@ and what works offline: local-only workspaces and compute calls when local runs 
 from __future__ import annotations
 
 import json
-import os
 
 import pytest
 

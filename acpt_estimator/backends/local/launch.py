@@ -270,7 +270,7 @@ def render_rank_script(ranks, flavour: str, ctx: LaunchContext) -> str:
             f"  set -- {' '.join(q(a) for a in plan.argv)} ;;",
         ]
     lines += [
-        f'*) echo "acpt-estimator: no MPI rank in this process (rank=\'$r\'); was rank.sh started by mpiexec?" >&2',
+        '*) echo "acpt-estimator: no MPI rank in this process (rank=\'$r\'); was rank.sh started by mpiexec?" >&2',
         f"   exit {EXIT_NO_RANK} ;;",
         "esac",
         f"cd {q(ctx.workdir)} || exit {EXIT_NO_WORKDIR}",

@@ -12,10 +12,8 @@ _spec = _util.spec_from_file_location("_acpt_horovod_select", _os.path.join(_os.
 _select = _util.module_from_spec(_spec)
 _spec.loader.exec_module(_select)
 
-if _select.use_real(__name__, __file__):
-    # _select put the real horovod into sys.modules['horovod']; the import statement returns that module.
-    pass
-else:
+# When use_real() is True it has put the real horovod into sys.modules['horovod'], which the import returns.
+if not _select.use_real(__name__, __file__):
     __version__ = "0.28.1"  # the Horovod API this layer follows
     _acpt_layer = True  # lets scripts and tests tell the implementations apart
 del _spec, _util, _os
