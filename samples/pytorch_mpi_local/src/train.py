@@ -50,4 +50,5 @@ if rank == 0:
     run.log("params_in_sync", int(in_sync))
     os.makedirs("outputs", exist_ok=True)
     torch.save(model.module.state_dict(), "outputs/model.pt")
+dist.barrier()  # both ranks reach teardown together: gloo can abort a process whose peer left
 dist.destroy_process_group()
