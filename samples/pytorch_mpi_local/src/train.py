@@ -50,5 +50,8 @@ if rank == 0:
     run.log("params_in_sync", int(in_sync))
     os.makedirs("outputs", exist_ok=True)
     torch.save(model.module.state_dict(), "outputs/model.pt")
-dist.barrier()  # both ranks reach teardown together: gloo can abort a process whose peer left
+# Release DDP (its reducer holds the process group) before tearing the group down together: torch 2.13's gloo
+# otherwise aborts a rank at exit now and then ('terminate called without an active exception').
+del model
+dist.barrier()
 dist.destroy_process_group()
