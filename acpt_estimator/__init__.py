@@ -11,14 +11,15 @@ VERSION = __version__
 _LAZY = {
     "ActivityFailedException": "exceptions", "ComputeTargetException": "exceptions",
     "TrainingException": "exceptions", "UserErrorException": "exceptions",
-    "CondaDependencies": "environment", "Environment": "environment",
-    "DataPath": "data", "DataReference": "data", "Datastore": "data", "DatasetConsumptionConfig": "data",
-    "FileDataset": "data",
+    "CondaDependencies": "v1.core.conda_dependencies", "Environment": "v1.core.environment",
+    "DataPath": "v1.data.datapath", "DataReference": "v1.data.data_reference", "Datastore": "v1.core.datastore",
+    "DatasetConsumptionConfig": "v1.data.dataset_consumption_config", "FileDataset": "v1.data.file_dataset",
     "Gloo": "distribution", "Mpi": "distribution", "MpiConfiguration": "distribution", "Nccl": "distribution",
     "PyTorchConfiguration": "distribution",
-    "Estimator": "estimator", "PyTorch": "estimator",
-    "Experiment": "experiment", "RunConfiguration": "runconfig", "ScriptRunConfig": "script_run_config",
-    "JobSpec": "spec", "force_target": "target", "Workspace": "workspace",
+    "Estimator": "v1.train.estimator.estimator", "PyTorch": "v1.train.dnn.pytorch",
+    "Experiment": "v1.core.experiment", "RunConfiguration": "v1.core.runconfig",
+    "ScriptRunConfig": "v1.core.script_run_config", "JobSpec": "spec", "force_target": "target",
+    "Workspace": "v1.core.workspace",
 }
 
 

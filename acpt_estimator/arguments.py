@@ -6,8 +6,12 @@ import hashlib
 import re
 from collections.abc import Iterable, Mapping
 
-from .data import (DataPath, DataReference, DatasetConsumptionConfig, Datastore, FileDataset,
-                   datastore_uri, strip_glob)
+from acpt_estimator.v1.data.datapath import DataPath
+from acpt_estimator.v1.data.data_reference import DataReference
+from acpt_estimator.v1.data.dataset_consumption_config import DatasetConsumptionConfig
+from acpt_estimator.v1.core.datastore import Datastore
+from acpt_estimator.v1.data.file_dataset import FileDataset
+from acpt_estimator.datastore_paths import datastore_uri, strip_glob
 from .exceptions import UserErrorException
 from .spec import DataInput, DataOutput, InputRef, Literal, OutputRef
 

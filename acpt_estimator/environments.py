@@ -12,7 +12,8 @@ from importlib import resources
 
 import attrs
 
-from .environment import DEFAULT_CPU_IMAGE, Environment, conda_yaml
+from acpt_estimator.v1.core.environment import DEFAULT_CPU_IMAGE, Environment
+from acpt_estimator.v1.core.conda_dependencies import conda_yaml
 from .exceptions import TrainingException, UserErrorException
 from .spec import EnvironmentSpec
 

@@ -14,7 +14,7 @@ import os
 import shutil
 import time
 
-from .run import check_log_value
+from acpt_estimator.v1.core.run import check_log_value
 from .exceptions import UserErrorException
 
 RUN_DIR_VAR = "ACPT_ESTIMATOR_RUN_DIR"

@@ -45,9 +45,9 @@ def main() -> None:
 
     from acpt_estimator import Mpi, PyTorch
     from acpt_estimator.backends.azureml.command_line import JOB_RUNTIME_PATH
-    from acpt_estimator.experiment import Experiment
+    from acpt_estimator.v1.core.experiment import Experiment
     from acpt_estimator.job_runtime import INPUT_NAME, RUNTIME_DIR
-    from acpt_estimator.workspace import Workspace
+    from acpt_estimator.v1.core.workspace import Workspace
 
     state = fake.state
     credential = FakeCredential()

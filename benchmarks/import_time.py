@@ -7,8 +7,8 @@ import sys
 REPEATS = 5
 CASES = {
     "acpt_estimator": "import acpt_estimator",
-    "estimator path": "from acpt_estimator import PyTorch, Mpi; from acpt_estimator.experiment import Experiment; "
-                      "from acpt_estimator.workspace import Workspace",
+    "estimator path": "from acpt_estimator import PyTorch, Mpi; from acpt_estimator.v1.core.experiment import Experiment; "
+                      "from acpt_estimator.v1.core.workspace import Workspace",
     "azure.ai.ml (baseline)": "import azure.ai.ml",
 }
 HEAVY = ("azure.ai.ml", "torch", "mlflow")

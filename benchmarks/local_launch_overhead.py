@@ -37,8 +37,8 @@ def main() -> None:
 
         from acpt_estimator import Mpi, PyTorch
         from acpt_estimator.backends.local.mpi import find_launcher
-        from acpt_estimator.experiment import Experiment
-        from acpt_estimator.workspace import Workspace
+        from acpt_estimator.v1.core.experiment import Experiment
+        from acpt_estimator.v1.core.workspace import Workspace
 
         mpiexec = find_launcher()
         experiment = Experiment(Workspace._local(), "launch-overhead")

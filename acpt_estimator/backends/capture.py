@@ -9,7 +9,7 @@ import uuid
 
 import yaml
 
-from ..run import Run
+from acpt_estimator.v1.core.run import Run
 from ..target import capture_dir
 
 _written: list[str] = []

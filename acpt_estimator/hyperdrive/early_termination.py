@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import statistics
 
-from .policy import BanditPolicy, MedianStoppingPolicy, TruncationSelectionPolicy
+from acpt_estimator.v1.train.hyperdrive.policy import BanditPolicy, MedianStoppingPolicy, TruncationSelectionPolicy
 
 
 def _due(policy, n: int) -> bool:

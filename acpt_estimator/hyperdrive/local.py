@@ -10,7 +10,7 @@ import time
 import uuid
 
 from ..exceptions import UserErrorException
-from ..run import TERMINAL_STATUSES, Run
+from acpt_estimator.v1.core.run import TERMINAL_STATUSES, Run
 from .early_termination import should_stop
 from .results import HyperDriveResults
 from .samplers import sampler_for

@@ -7,7 +7,7 @@ import math
 import random
 
 from ..exceptions import HyperDriveConfigException
-from .sampling import BayesianParameterSampling, GridParameterSampling
+from acpt_estimator.v1.train.hyperdrive.sampling import BayesianParameterSampling, GridParameterSampling
 
 
 def _round_to(value: float, q: float):

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from ..exceptions import HyperDriveConfigException
-from .config import input_name_for
-from .policy import BanditPolicy, MedianStoppingPolicy, TruncationSelectionPolicy
-from .sampling import BayesianParameterSampling, GridParameterSampling
+from acpt_estimator.v1.train.hyperdrive.runconfig import input_name_for
+from acpt_estimator.v1.train.hyperdrive.policy import BanditPolicy, MedianStoppingPolicy, TruncationSelectionPolicy
+from acpt_estimator.v1.train.hyperdrive.sampling import BayesianParameterSampling, GridParameterSampling
 
 
 def search_space(parameter_space: dict) -> dict:

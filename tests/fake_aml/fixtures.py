@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from acpt_estimator import target
-from acpt_estimator.workspace import Workspace
+from acpt_estimator.v1.core.workspace import Workspace
 
 from .server import FakeAzureML, FakeCredential
 

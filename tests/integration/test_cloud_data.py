@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from acpt_estimator import PyTorch
-from acpt_estimator.dataset import Dataset
+from acpt_estimator.v1.core.dataset import Dataset
 from acpt_estimator.exceptions import UserErrorException
-from acpt_estimator.experiment import Experiment
+from acpt_estimator.v1.core.experiment import Experiment
 from tests.fake_aml.fixtures import *  # noqa: F401,F403
 
 pytestmark = pytest.mark.integration

@@ -5,9 +5,11 @@ from __future__ import annotations
 import pytest
 
 from acpt_estimator import PyTorch
-from acpt_estimator.experiment import Experiment
-from acpt_estimator.hyperdrive import (BanditPolicy, HyperDriveConfig, PrimaryMetricGoal, RandomParameterSampling,
-                                       choice, uniform)
+from acpt_estimator.v1.core.experiment import Experiment
+from acpt_estimator.v1.train.hyperdrive.policy import BanditPolicy, PrimaryMetricGoal
+from acpt_estimator.v1.train.hyperdrive.runconfig import HyperDriveConfig
+from acpt_estimator.v1.train.hyperdrive.sampling import RandomParameterSampling
+from acpt_estimator.v1.train.hyperdrive.parameter_expressions import choice, uniform
 from tests.fake_aml import JobScript
 from tests.fake_aml.fixtures import *  # noqa: F401,F403
 

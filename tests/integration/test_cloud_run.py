@@ -6,8 +6,8 @@ import pytest
 
 from acpt_estimator import PyTorch
 from acpt_estimator.exceptions import ActivityFailedException, ModelPathNotFoundException, UserErrorException
-from acpt_estimator.experiment import Experiment
-from acpt_estimator.run import Run
+from acpt_estimator.v1.core.experiment import Experiment
+from acpt_estimator.v1.core.run import Run
 from tests.fake_aml import JobScript
 from tests.fake_aml.fixtures import *  # noqa: F401,F403
 

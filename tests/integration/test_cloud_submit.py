@@ -7,11 +7,11 @@ import re
 import pytest
 
 from acpt_estimator import Mpi, PyTorch, PyTorchConfiguration
-from acpt_estimator.environment import Environment
+from acpt_estimator.v1.core.environment import Environment
 from acpt_estimator.exceptions import SnapshotException, UserErrorException, WorkspaceException
-from acpt_estimator.experiment import Experiment
-from acpt_estimator.script_run_config import ScriptRunConfig
-from acpt_estimator.workspace import Workspace
+from acpt_estimator.v1.core.experiment import Experiment
+from acpt_estimator.v1.core.script_run_config import ScriptRunConfig
+from acpt_estimator.v1.core.workspace import Workspace
 from tests.fake_aml.fixtures import *  # noqa: F401,F403
 
 pytestmark = pytest.mark.integration

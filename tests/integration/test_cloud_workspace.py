@@ -7,11 +7,11 @@ import json
 import pytest
 
 from acpt_estimator import PyTorch
-from acpt_estimator.compute import AmlCompute, ComputeTarget
-from acpt_estimator.data import Datastore
+from acpt_estimator.v1.core.compute.compute import AmlCompute, ComputeTarget
+from acpt_estimator.v1.core.datastore import Datastore
 from acpt_estimator.exceptions import ComputeTargetException, UserErrorException
-from acpt_estimator.experiment import Experiment
-from acpt_estimator.workspace import Workspace
+from acpt_estimator.v1.core.experiment import Experiment
+from acpt_estimator.v1.core.workspace import Workspace
 from tests.fake_aml import FakeCredential
 from tests.fake_aml.fixtures import *  # noqa: F401,F403
 

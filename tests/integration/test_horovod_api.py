@@ -9,8 +9,8 @@ import textwrap
 import pytest
 
 from acpt_estimator import PyTorch
-from acpt_estimator.experiment import Experiment
-from acpt_estimator.workspace import Workspace
+from acpt_estimator.v1.core.experiment import Experiment
+from acpt_estimator.v1.core.workspace import Workspace
 
 pytestmark = pytest.mark.integration
 

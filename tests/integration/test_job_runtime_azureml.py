@@ -73,4 +73,4 @@ def test_an_installed_azureml_core_is_served_instead(tmp_path, monkeypatch):
                           cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     module, origin = done.stdout.split()
-    assert module == "acpt_estimator.run" and RUNTIME_DIR not in origin
+    assert module == "acpt_estimator.v1.core.run" and RUNTIME_DIR not in origin

@@ -9,10 +9,10 @@ import pytest
 
 from acpt_estimator import PyTorch
 from acpt_estimator.backends.local.inputs import bind_mounts_available
-from acpt_estimator.dataset import Dataset
+from acpt_estimator.v1.core.dataset import Dataset
 from acpt_estimator.exceptions import UserErrorException
-from acpt_estimator.experiment import Experiment
-from acpt_estimator.workspace import Workspace
+from acpt_estimator.v1.core.experiment import Experiment
+from acpt_estimator.v1.core.workspace import Workspace
 
 pytestmark = pytest.mark.integration
 SRC = os.path.join(os.path.dirname(__file__), os.pardir, "data", "data_job")

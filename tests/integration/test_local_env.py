@@ -11,14 +11,14 @@ import pytest
 from acpt_estimator import Datastore, Gloo, Mpi, PyTorch
 from acpt_estimator.backends.local import get_run, list_runs
 from acpt_estimator.backends.local.procs import job_pids
-from acpt_estimator.experiment import Experiment
-from acpt_estimator.workspace import Workspace
+from acpt_estimator.v1.core.experiment import Experiment
+from acpt_estimator.v1.core.workspace import Workspace
 
 pytestmark = pytest.mark.integration
 
 PROBE = textwrap.dedent("""
     import json, os, sys
-    from acpt_estimator.run import Run
+    from acpt_estimator.v1.core.run import Run
     run = Run.get_context()
     rank = os.environ["RANK"]
     os.makedirs("outputs", exist_ok=True)

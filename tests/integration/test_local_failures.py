@@ -16,8 +16,8 @@ from acpt_estimator import Mpi, PyTorch
 from acpt_estimator.backends.local import get_run
 from acpt_estimator.backends.local.procs import job_pids, pids_with_env
 from acpt_estimator.exceptions import ActivityFailedException
-from acpt_estimator.experiment import Experiment
-from acpt_estimator.workspace import Workspace
+from acpt_estimator.v1.core.experiment import Experiment
+from acpt_estimator.v1.core.workspace import Workspace
 
 pytestmark = pytest.mark.integration
 
@@ -135,8 +135,8 @@ def test_cancel_from_another_process_reaches_the_supervising_driver(job, tmp_pat
 DRIVER = textwrap.dedent("""
     import sys
     from acpt_estimator import Mpi, PyTorch
-    from acpt_estimator.experiment import Experiment
-    from acpt_estimator.workspace import Workspace
+    from acpt_estimator.v1.core.experiment import Experiment
+    from acpt_estimator.v1.core.workspace import Workspace
     experiment = Experiment(Workspace.from_config(), "interrupted")
     run = experiment.submit(PyTorch("src", entry_script="job.py", compute_target="cpu-cluster",
                                     distributed_training=Mpi(2), script_params=["--stubborn"]))
@@ -149,8 +149,8 @@ DRIVER = textwrap.dedent("""
 THREAD_DRIVER = textwrap.dedent("""
     import threading, time
     from acpt_estimator import Mpi, PyTorch
-    from acpt_estimator.experiment import Experiment
-    from acpt_estimator.workspace import Workspace
+    from acpt_estimator.v1.core.experiment import Experiment
+    from acpt_estimator.v1.core.workspace import Workspace
     def work():
         run = Experiment(Workspace.from_config(), "interrupted").submit(PyTorch(
             "src", entry_script="job.py", compute_target="local", distributed_training=Mpi(2)))
@@ -189,8 +189,8 @@ def test_ctrl_c_or_sigterm_on_the_driver_ends_every_rank(job, tmp_path, driver, 
 
 NESTED = textwrap.dedent("""
     from acpt_estimator import Mpi, PyTorch
-    from acpt_estimator.experiment import Experiment
-    from acpt_estimator.workspace import Workspace
+    from acpt_estimator.v1.core.experiment import Experiment
+    from acpt_estimator.v1.core.workspace import Workspace
     inner = PyTorch(".", entry_script="job.py", compute_target="local", distributed_training=Mpi(2))
     run = Experiment(Workspace._local(), "inner").submit(inner)
     print("inner", run.id, flush=True)

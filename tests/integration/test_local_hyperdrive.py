@@ -8,10 +8,12 @@ import time
 import pytest
 
 from acpt_estimator import PyTorch
-from acpt_estimator.experiment import Experiment
-from acpt_estimator.hyperdrive import (BanditPolicy, GridParameterSampling, HyperDriveConfig, PrimaryMetricGoal,
-                                       RandomParameterSampling, choice, uniform)
-from acpt_estimator.workspace import Workspace
+from acpt_estimator.v1.core.experiment import Experiment
+from acpt_estimator.v1.train.hyperdrive.policy import BanditPolicy, PrimaryMetricGoal
+from acpt_estimator.v1.train.hyperdrive.sampling import GridParameterSampling, RandomParameterSampling
+from acpt_estimator.v1.train.hyperdrive.runconfig import HyperDriveConfig
+from acpt_estimator.v1.train.hyperdrive.parameter_expressions import choice, uniform
+from acpt_estimator.v1.core.workspace import Workspace
 
 pytestmark = pytest.mark.integration
 SRC = os.path.join(os.path.dirname(__file__), os.pardir, "data", "sweep_src")

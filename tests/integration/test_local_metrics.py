@@ -9,14 +9,14 @@ import pytest
 from acpt_estimator import Mpi, PyTorch
 from acpt_estimator.backends.local.models import get_model, list_models
 from acpt_estimator.exceptions import ModelPathNotFoundException, UserErrorException
-from acpt_estimator.experiment import Experiment
-from acpt_estimator.workspace import Workspace
+from acpt_estimator.v1.core.experiment import Experiment
+from acpt_estimator.v1.core.workspace import Workspace
 
 pytestmark = pytest.mark.integration
 
 MANY = textwrap.dedent("""
     import os
-    from acpt_estimator.run import Run
+    from acpt_estimator.v1.core.run import Run
     run = Run.get_context()
     rank = int(os.environ["RANK"])
     for i in range(500):
@@ -27,7 +27,7 @@ MANY = textwrap.dedent("""
 KINDS = textwrap.dedent("""
     import os
     import mlflow
-    from acpt_estimator.run import Run
+    from acpt_estimator.v1.core.run import Run
     run = Run.get_context()
     run.log("lr", 0.01)
     run.log_list("losses", [0.9, 0.5, 0.25])

@@ -8,8 +8,8 @@ import pytest
 
 from acpt_estimator import Gloo, PyTorch
 from acpt_estimator.backends.local.procs import job_pids
-from acpt_estimator.experiment import Experiment
-from acpt_estimator.workspace import Workspace
+from acpt_estimator.v1.core.experiment import Experiment
+from acpt_estimator.v1.core.workspace import Workspace
 
 pytestmark = pytest.mark.integration
 
@@ -17,7 +17,7 @@ ALL_REDUCE = textwrap.dedent("""
     import os
     import torch
     import torch.distributed as dist
-    from acpt_estimator.run import Run
+    from acpt_estimator.v1.core.run import Run
     dist.init_process_group("gloo", init_method="env://")  # MASTER_ADDR/PORT, RANK, WORLD_SIZE only
     value = torch.tensor([float(dist.get_rank() + 1)])
     dist.all_reduce(value)

@@ -32,9 +32,9 @@ def test_a_local_run_lists_downloads_and_registers_its_onnx_output(tmp_path, mon
     import torch
 
     from acpt_estimator import PyTorch
-    from acpt_estimator.experiment import Experiment
+    from acpt_estimator.v1.core.experiment import Experiment
     from acpt_estimator.onnx import verify
-    from acpt_estimator.workspace import Workspace
+    from acpt_estimator.v1.core.workspace import Workspace
 
     src = tmp_path / "src"
     src.mkdir()

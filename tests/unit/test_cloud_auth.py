@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from acpt_estimator.authentication import (AzureCliAuthentication, InteractiveLoginAuthentication,
-                                           MsiAuthentication, ServicePrincipalAuthentication, to_credential)
+from acpt_estimator.v1.core.authentication import (AzureCliAuthentication, InteractiveLoginAuthentication, MsiAuthentication, ServicePrincipalAuthentication, to_credential)
 from acpt_estimator.exceptions import UserErrorException
 
 

@@ -1,56 +1,59 @@
 """Every import line of spec/compat-surface.md §2 resolves, and the shims are the acpt_estimator objects."""
 
 import importlib
+import inspect
+import pathlib
 import subprocess
 import sys
 
 import pytest
 
 import acpt_estimator
-from acpt_estimator import compute, data, dataset, distribution, environment, estimator, exceptions, experiment
-from acpt_estimator import hyperdrive, model, run, runconfig, script_run_config, telemetry, widgets, workspace
+from acpt_estimator import distribution, exceptions
+from acpt_estimator.v1.core import runconfig
+from acpt_estimator.v1.core.compute import compute
+from acpt_estimator.v1.train import hyperdrive
 
-IDENTITIES = [
-    ("azureml.core", "Workspace", workspace.Workspace), ("azureml.core", "Experiment", experiment.Experiment),
-    ("azureml.core", "Run", run.Run), ("azureml.core", "Datastore", data.Datastore),
-    ("azureml.core", "Dataset", dataset.Dataset), ("azureml.core", "Environment", environment.Environment),
-    ("azureml.core", "ScriptRunConfig", script_run_config.ScriptRunConfig),
-    ("azureml.core", "ComputeTarget", compute.ComputeTarget), ("azureml.core", "VERSION", acpt_estimator.VERSION),
-    ("azureml.core", "Model", model.Model), ("azureml.core", "RunConfiguration", runconfig.RunConfiguration),
-    ("azureml.core.workspace", "Workspace", workspace.Workspace),
-    ("azureml.core.experiment", "Experiment", experiment.Experiment), ("azureml.core.run", "Run", run.Run),
-    ("azureml.core.compute", "ComputeTarget", compute.ComputeTarget),
-    ("azureml.core.compute", "AmlCompute", compute.AmlCompute),
-    ("azureml.core.compute_target", "ComputeTargetException", exceptions.ComputeTargetException),
-    ("azureml.core.runconfig", "RunConfiguration", runconfig.RunConfiguration),
-    ("azureml.core.runconfig", "MpiConfiguration", distribution.MpiConfiguration),
-    ("azureml.core.runconfig", "PyTorchConfiguration", distribution.PyTorchConfiguration),
-    ("azureml.core.conda_dependencies", "CondaDependencies", environment.CondaDependencies),
-    ("azureml.core.environment", "Environment", environment.Environment),
-    ("azureml.core.model", "Model", model.Model),
-    ("azureml.core.script_run_config", "ScriptRunConfig", script_run_config.ScriptRunConfig),
-    ("azureml.data.data_reference", "DataReference", data.DataReference),
-    ("azureml.train.dnn", "PyTorch", estimator.PyTorch), ("azureml.train.dnn", "Mpi", distribution.Mpi),
-    ("azureml.train.dnn", "Gloo", distribution.Gloo), ("azureml.train.dnn", "Nccl", distribution.Nccl),
-    ("azureml.train.estimator", "Estimator", estimator.Estimator),
-    ("azureml.exceptions", "TrainingException", exceptions.TrainingException),
-    ("azureml.exceptions", "UserErrorException", exceptions.UserErrorException),
-    ("azureml.exceptions", "ActivityFailedException", exceptions.ActivityFailedException),
-    ("azureml.widgets", "RunDetails", widgets.RunDetails),
-    ("azureml.telemetry", "set_diagnostics_collection", telemetry.set_diagnostics_collection),
-    ("azureml.train.hyperdrive", "HyperDriveConfig", hyperdrive.HyperDriveConfig),
-    ("azureml.train.hyperdrive", "RandomParameterSampling", hyperdrive.RandomParameterSampling),
-    ("azureml.train.hyperdrive", "BanditPolicy", hyperdrive.BanditPolicy),
-    ("azureml.train.hyperdrive", "PrimaryMetricGoal", hyperdrive.PrimaryMetricGoal),
-    ("azureml.train.hyperdrive", "uniform", hyperdrive.uniform),
-    ("azureml.train.hyperdrive", "choice", hyperdrive.choice),
-    ("azureml.train.hyperdrive", "loguniform", hyperdrive.loguniform),
+COMPAT = pathlib.Path(__file__).resolve().parents[2] / "compat"
+SHIM_MODULES = sorted(
+    ".".join(p.relative_to(COMPAT).with_suffix("").parts).removesuffix(".__init__")
+    for p in COMPAT.rglob("*.py"))
+# Import lines of compat-surface.md §2 (module, name): each name resolves from its shim.
+IMPORT_LINES = [
+    ("azureml.core", n) for n in ("Workspace", "Experiment", "Run", "Datastore", "Dataset", "Environment",
+                                  "ScriptRunConfig", "ComputeTarget", "VERSION", "Model", "RunConfiguration")
+] + [
+    ("azureml.core.workspace", "Workspace"), ("azureml.core.experiment", "Experiment"), ("azureml.core.run", "Run"),
+    ("azureml.core.compute", "ComputeTarget"), ("azureml.core.compute", "AmlCompute"),
+    ("azureml.core.compute_target", "ComputeTargetException"), ("azureml.core.runconfig", "RunConfiguration"),
+    ("azureml.core.runconfig", "MpiConfiguration"), ("azureml.core.runconfig", "PyTorchConfiguration"),
+    ("azureml.core.conda_dependencies", "CondaDependencies"), ("azureml.core.environment", "Environment"),
+    ("azureml.core.model", "Model"), ("azureml.core.script_run_config", "ScriptRunConfig"),
+    ("azureml.data.data_reference", "DataReference"), ("azureml.train.dnn", "PyTorch"), ("azureml.train.dnn", "Mpi"),
+    ("azureml.train.dnn", "Gloo"), ("azureml.train.dnn", "Nccl"), ("azureml.train.estimator", "Estimator"),
+    ("azureml.exceptions", "TrainingException"), ("azureml.exceptions", "UserErrorException"),
+    ("azureml.exceptions", "ActivityFailedException"), ("azureml.widgets", "RunDetails"),
+    ("azureml.telemetry", "set_diagnostics_collection"), ("azureml.train.hyperdrive", "HyperDriveConfig"),
+    ("azureml.train.hyperdrive", "RandomParameterSampling"), ("azureml.train.hyperdrive", "BanditPolicy"),
+    ("azureml.train.hyperdrive", "PrimaryMetricGoal"), ("azureml.train.hyperdrive", "uniform"),
+    ("azureml.train.hyperdrive", "choice"), ("azureml.train.hyperdrive", "loguniform"),
 ]
 
 
-@pytest.mark.parametrize("module, name, obj", IDENTITIES, ids=[f"{m}.{n}" for m, n, _ in IDENTITIES])
-def test_shim_is_the_acpt_estimator_object(module, name, obj):
-    assert getattr(importlib.import_module(module), name) is obj
+@pytest.mark.parametrize("module, name", IMPORT_LINES, ids=[f"{m}.{n}" for m, n in IMPORT_LINES])
+def test_v1_import_line_resolves(module, name):
+    assert getattr(importlib.import_module(module), name) is not None
+
+
+@pytest.mark.parametrize("module", SHIM_MODULES)
+def test_shim_re_exports_the_v1_tree_at_the_same_path(module):
+    """compat/azureml/<path> serves acpt_estimator.v1.<path>'s objects where that module exists."""
+    shim = importlib.import_module(module)
+    mirror = importlib.import_module("acpt_estimator.v1." + module.removeprefix("azureml."))
+    names = [n for n in getattr(shim, "__all__", dir(shim))
+             if not n.startswith("_") and not inspect.ismodule(getattr(shim, n))]
+    for name in names:
+        assert getattr(shim, name) is getattr(mirror, name), f"{module}.{name}"
 
 
 def test_star_import_of_hyperdrive_works():
@@ -76,7 +79,7 @@ def test_real_azureml_core_beside_the_shims_fails_loudly(tmp_path):
 
 
 def test_auth_compute_and_runconfig_extras():
-    from acpt_estimator import authentication
+    from acpt_estimator.v1.core import authentication
 
     assert importlib.import_module("azureml.core.authentication").ServicePrincipalAuthentication \
         is authentication.ServicePrincipalAuthentication

@@ -8,11 +8,10 @@ import yaml
 from acpt_estimator import PyTorch
 from acpt_estimator.backends.azureml.translate import job_to_yaml
 from acpt_estimator.exceptions import HyperDriveConfigException
-from acpt_estimator.hyperdrive import (BanditPolicy, BayesianParameterSampling, GridParameterSampling,
-                                       HyperDriveConfig, MedianStoppingPolicy, PrimaryMetricGoal,
-                                       RandomParameterSampling, TruncationSelectionPolicy, choice, loguniform,
-                                       lognormal, normal, qloguniform, qlognormal, qnormal, quniform, randint,
-                                       uniform)
+from acpt_estimator.v1.train.hyperdrive.policy import (BanditPolicy, MedianStoppingPolicy, PrimaryMetricGoal, TruncationSelectionPolicy)
+from acpt_estimator.v1.train.hyperdrive.sampling import (BayesianParameterSampling, GridParameterSampling, RandomParameterSampling)
+from acpt_estimator.v1.train.hyperdrive.runconfig import HyperDriveConfig
+from acpt_estimator.v1.train.hyperdrive.parameter_expressions import (choice, loguniform, lognormal, normal, qloguniform, qlognormal, qnormal, quniform, randint, uniform)
 from acpt_estimator.hyperdrive.sweep import early_termination, search_space, to_sweep_job
 
 from .golden_cases import SRC

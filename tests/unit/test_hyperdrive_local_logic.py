@@ -4,9 +4,9 @@ import math
 import random
 
 
-from acpt_estimator.hyperdrive import (BanditPolicy, BayesianParameterSampling, GridParameterSampling,
-                                       MedianStoppingPolicy, NoTerminationPolicy, RandomParameterSampling,
-                                       TruncationSelectionPolicy, choice, loguniform, quniform, uniform)
+from acpt_estimator.v1.train.hyperdrive.policy import (BanditPolicy, MedianStoppingPolicy, NoTerminationPolicy, TruncationSelectionPolicy)
+from acpt_estimator.v1.train.hyperdrive.sampling import (BayesianParameterSampling, GridParameterSampling, RandomParameterSampling)
+from acpt_estimator.v1.train.hyperdrive.parameter_expressions import choice, loguniform, quniform, uniform
 from acpt_estimator.hyperdrive.early_termination import should_stop
 from acpt_estimator.hyperdrive.samplers import draw, sampler_for
 

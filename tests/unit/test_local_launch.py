@@ -10,7 +10,7 @@ from acpt_estimator.backends.local import inputs as local_inputs
 from acpt_estimator.backends.local.launch import (LaunchContext, job_environment, log_name, mpiexec_argv,
                                                   plan_launch, rank_environment)
 from acpt_estimator.backends.local.mpi import Launcher, candidate_paths, detect_flavour
-from acpt_estimator.data import Datastore
+from acpt_estimator.v1.core.datastore import Datastore
 from acpt_estimator.exceptions import UserErrorException
 
 MPICH_TEXT = "HYDRA build details:\n    Version:                                 5.0.2\n    Release Date: ..."

@@ -9,12 +9,13 @@ import os
 
 import pytest
 
-from acpt_estimator.data import Datastore, FileDataset
+from acpt_estimator.v1.core.datastore import Datastore
+from acpt_estimator.v1.data.file_dataset import FileDataset
 from acpt_estimator.distribution import MpiConfiguration, PyTorchConfiguration, TensorflowConfiguration
-from acpt_estimator.environment import Environment
+from acpt_estimator.v1.core.environment import Environment
 from acpt_estimator.exceptions import RunConfigurationException, TrainingException, UserErrorException
-from acpt_estimator.runconfig import DockerConfiguration, RunConfiguration
-from acpt_estimator.script_run_config import ScriptRunConfig
+from acpt_estimator.v1.core.runconfig import DockerConfiguration, RunConfiguration
+from acpt_estimator.v1.core.script_run_config import ScriptRunConfig
 from acpt_estimator.spec import InputRef, Literal
 from tests.v1_signatures import PATH as SIGNATURES
 

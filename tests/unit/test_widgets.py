@@ -1,6 +1,6 @@
 """RunDetails(run).show() outside Jupyter prints a status-and-metrics view at once (never blocks the driver)."""
 
-from acpt_estimator.widgets import RunDetails
+from acpt_estimator.v1.widgets import RunDetails
 
 
 class _FinishedRun:

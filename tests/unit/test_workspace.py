@@ -8,9 +8,9 @@ import json
 import pytest
 
 from acpt_estimator import target
-from acpt_estimator.compute import AmlCompute, ComputeTarget
+from acpt_estimator.v1.core.compute.compute import AmlCompute, ComputeTarget
 from acpt_estimator.exceptions import ComputeTargetException, UserErrorException
-from acpt_estimator.workspace import Workspace
+from acpt_estimator.v1.core.workspace import Workspace
 from tests.v1_signatures import PATH as SIGNATURES
 
 CONFIG = {"subscription_id": "sub-1", "resource_group": "rg-1", "workspace_name": "ws-1"}
@@ -107,8 +107,8 @@ def test_driver_modules_import_no_cloud_sdk():
     import subprocess
     import sys
 
-    modules = ("workspace", "experiment", "script_run_config", "compute", "authentication", "runconfig",
-               "snapshot_guard")
+    modules = ("v1.core.workspace", "v1.core.experiment", "v1.core.script_run_config", "v1.core.compute",
+               "v1.core.authentication", "v1.core.runconfig", "snapshot_guard")
     code = (f"import sys, acpt_estimator; [__import__('acpt_estimator.' + m) for m in {modules!r}]; "
             "print([m for m in ('azure.ai.ml', 'azure.identity', 'azure.core', 'mlflow') if m in sys.modules])")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

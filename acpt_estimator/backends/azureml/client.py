@@ -7,7 +7,7 @@ import logging
 import re
 import threading
 
-from ...authentication import ARM_SCOPES, to_credential
+from acpt_estimator.v1.core.authentication import ARM_SCOPES, to_credential
 from ...exceptions import (ExperimentExecutionException, UserErrorException, WorkspaceException)
 
 _lock = threading.Lock()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 
 from ...exceptions import ModelPathNotFoundException, UserErrorException
-from ...run import TERMINAL_STATUSES, Run
+from acpt_estimator.v1.core.run import TERMINAL_STATUSES, Run
 from . import run_files, stream
 from .client import azure_errors, ml_client, services
 

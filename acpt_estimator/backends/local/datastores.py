@@ -122,6 +122,6 @@ def get(name: str, version=None, store_home: str | None = None) -> dict:
 
 
 def _without_glob(path: str) -> str:
-    from ...data import strip_glob
+    from acpt_estimator.datastore_paths import strip_glob
 
     return strip_glob(path) if any(ch in path for ch in "*?[") else path

@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 
 from ...exceptions import ActivityFailedException, UserErrorException
-from ...run import TERMINAL_STATUSES, Run
+from acpt_estimator.v1.core.run import TERMINAL_STATUSES, Run
 from ...tracking import RecordingRun, metrics_from_records
 from . import models, procs
 from .store import RunPaths, read_json, utc_iso, write_json
@@ -55,8 +55,8 @@ class LocalRun(RecordingRun, Run):
     @property
     def experiment(self):
         if self._experiment is None:
-            from ...experiment import Experiment
-            from ...workspace import Workspace
+            from acpt_estimator.v1.core.experiment import Experiment
+            from acpt_estimator.v1.core.workspace import Workspace
 
             record = self._record()
             ws = record.get("workspace") or {}

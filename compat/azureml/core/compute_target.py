@@ -1,2 +1,3 @@
-"""Shim for ``azureml.core.compute_target``."""
-from acpt_estimator.exceptions import ComputeTargetException  # noqa: F401
+"""Shim for ``azureml.core.compute_target``: re-exports ``acpt_estimator.v1.core.compute_target``."""
+from acpt_estimator.v1.core.compute_target import *  # noqa: F401,F403
+from acpt_estimator.v1.core.compute_target import __all__  # noqa: F401

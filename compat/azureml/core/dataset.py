@@ -1,2 +1,2 @@
 """Shim for ``azureml.core.dataset``."""
-from acpt_estimator.dataset import Dataset  # noqa: F401
+from acpt_estimator.v1.core.dataset import Dataset  # noqa: F401

@@ -1,2 +1,2 @@
 """Shim for ``azureml.core.datastore``."""
-from acpt_estimator.data import Datastore  # noqa: F401
+from acpt_estimator.v1.core.datastore import Datastore  # noqa: F401

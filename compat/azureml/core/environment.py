@@ -1,2 +1,2 @@
 """Shim for ``azureml.core.environment``."""
-from acpt_estimator.environment import CondaDependencies, Environment  # noqa: F401
+from acpt_estimator.v1.core.environment import CondaDependencies, Environment  # noqa: F401

@@ -1,2 +1,3 @@
-"""Shim for ``azureml.core.image``: imports work; building images refuses, naming the v2 replacement."""
-from acpt_estimator.unsupported import ContainerImage  # noqa: F401
+"""Shim for ``azureml.core.image``: re-exports ``acpt_estimator.v1.core.image``."""
+from acpt_estimator.v1.core.image import *  # noqa: F401,F403
+from acpt_estimator.v1.core.image import __all__  # noqa: F401

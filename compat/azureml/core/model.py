@@ -1,3 +1,2 @@
 """Shim for ``azureml.core.model``."""
-from acpt_estimator.model import Model  # noqa: F401
-from acpt_estimator.unsupported import InferenceConfig  # noqa: F401
+from acpt_estimator.v1.core.model import InferenceConfig, Model  # noqa: F401

@@ -1,3 +1,3 @@
 """Shim for ``azureml.core.runconfig``."""
-from acpt_estimator.distribution import MpiConfiguration, PyTorchConfiguration, TensorflowConfiguration  # noqa: F401
-from acpt_estimator.runconfig import DockerConfiguration, RunConfiguration  # noqa: F401
+from acpt_estimator.v1.core.runconfig import (DockerConfiguration, MpiConfiguration, PyTorchConfiguration,  # noqa: F401
+                                              RunConfiguration, TensorflowConfiguration)

@@ -1,2 +1,3 @@
-"""Shim for ``azureml.core.webservice``: imports work; deploying refuses, naming the v2 replacement."""
-from acpt_estimator.unsupported import AciWebservice, AksWebservice, LocalWebservice, Webservice  # noqa: F401
+"""Shim for ``azureml.core.webservice``: re-exports ``acpt_estimator.v1.core.webservice``."""
+from acpt_estimator.v1.core.webservice import *  # noqa: F401,F403
+from acpt_estimator.v1.core.webservice import __all__  # noqa: F401

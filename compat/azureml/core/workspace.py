@@ -1,2 +1,2 @@
 """Shim for ``azureml.core.workspace``."""
-from acpt_estimator.workspace import Workspace  # noqa: F401
+from acpt_estimator.v1.core.workspace import Workspace  # noqa: F401

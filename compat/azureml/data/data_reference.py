@@ -1,2 +1,2 @@
 """Shim for ``azureml.data.data_reference``."""
-from acpt_estimator.data import DataReference  # noqa: F401
+from acpt_estimator.v1.data.data_reference import DataReference  # noqa: F401

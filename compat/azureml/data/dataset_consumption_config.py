@@ -1,2 +1,2 @@
 """Shim for ``azureml.data.dataset_consumption_config``."""
-from acpt_estimator.data import DatasetConsumptionConfig  # noqa: F401
+from acpt_estimator.v1.data.dataset_consumption_config import DatasetConsumptionConfig  # noqa: F401

@@ -1,2 +1,2 @@
 """Shim for ``azureml.data.file_dataset``."""
-from acpt_estimator.data import FileDataset  # noqa: F401
+from acpt_estimator.v1.data.file_dataset import FileDataset  # noqa: F401

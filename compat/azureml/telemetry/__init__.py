@@ -1,2 +1,2 @@
 """Shim for ``azureml.telemetry``."""
-from acpt_estimator.telemetry import set_diagnostics_collection  # noqa: F401
+from acpt_estimator.v1.telemetry import set_diagnostics_collection  # noqa: F401

@@ -1,2 +1,2 @@
 """Shim for ``azureml.widgets``."""
-from acpt_estimator.widgets import RunDetails  # noqa: F401
+from acpt_estimator.v1.widgets import RunDetails  # noqa: F401

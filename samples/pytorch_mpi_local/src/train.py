@@ -6,7 +6,7 @@ import torch
 import torch.distributed as dist
 from torch.nn.parallel import DistributedDataParallel
 
-from acpt_estimator.run import Run
+from acpt_estimator.v1.core.run import Run
 
 parser = argparse.ArgumentParser()
 parser.add_argument("--epochs", type=int, default=20)

@@ -1,7 +1,7 @@
 """A v1-era driver: two submissions, waits and metric reads; run unchanged by `acpt-estimator convert`."""
 from acpt_estimator import Mpi, PyTorch
-from acpt_estimator.experiment import Experiment
-from acpt_estimator.workspace import Workspace
+from acpt_estimator.v1.core.experiment import Experiment
+from acpt_estimator.v1.core.workspace import Workspace
 
 ws = Workspace.from_config()
 exp = Experiment(ws, "convert-demo")

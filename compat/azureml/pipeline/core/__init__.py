@@ -1,2 +1,3 @@
-"""Shim for ``azureml.pipeline.core``: imports work; building pipelines refuses, naming the v2 replacement."""
-from acpt_estimator.unsupported import Pipeline, PipelineData  # noqa: F401
+"""Shim for ``azureml.pipeline.core``: re-exports ``acpt_estimator.v1.pipeline.core``."""
+from acpt_estimator.v1.pipeline.core import *  # noqa: F401,F403
+from acpt_estimator.v1.pipeline.core import __all__  # noqa: F401

@@ -1,2 +1,3 @@
-"""Shim for ``azureml.pipeline.steps``: imports work; pipeline steps refuse, naming the v2 replacement."""
-from acpt_estimator.unsupported import EstimatorStep, HyperDriveStep, PythonScriptStep  # noqa: F401
+"""Shim for ``azureml.pipeline.steps``: re-exports ``acpt_estimator.v1.pipeline.steps``."""
+from acpt_estimator.v1.pipeline.steps import *  # noqa: F401,F403
+from acpt_estimator.v1.pipeline.steps import __all__  # noqa: F401

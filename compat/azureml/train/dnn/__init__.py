@@ -1,4 +1,3 @@
-"""Shim for ``azureml.train.dnn``."""
-from acpt_estimator.distribution import Gloo, Mpi, Nccl  # noqa: F401
-from acpt_estimator.estimator import PyTorch  # noqa: F401
-from acpt_estimator.unsupported import TensorFlow  # noqa: F401
+"""Shim for ``azureml.train.dnn``: re-exports ``acpt_estimator.v1.train.dnn``."""
+from acpt_estimator.v1.train.dnn import *  # noqa: F401,F403
+from acpt_estimator.v1.train.dnn import __all__  # noqa: F401

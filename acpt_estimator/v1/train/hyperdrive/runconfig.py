@@ -7,10 +7,10 @@ import re
 
 import attrs
 
-from ..exceptions import HyperDriveConfigException
-from ..spec import Literal, SearchRef
-from .policy import EarlyTerminationPolicy, NoTerminationPolicy, PrimaryMetricGoal
-from .sampling import BayesianParameterSampling, HyperParameterSampling
+from acpt_estimator.exceptions import HyperDriveConfigException
+from acpt_estimator.spec import Literal, SearchRef
+from acpt_estimator.v1.train.hyperdrive.policy import EarlyTerminationPolicy, NoTerminationPolicy, PrimaryMetricGoal
+from acpt_estimator.v1.train.hyperdrive.sampling import BayesianParameterSampling, HyperParameterSampling
 
 logger = logging.getLogger(__name__)
 
@@ -110,13 +110,13 @@ class HyperDriveConfig:
         return self.trial_spec(experiment_name, tags)
 
     def _to_v2_job(self, experiment_name=None, tags=None, context_root=None):
-        from .sweep import to_sweep_job
+        from acpt_estimator.hyperdrive.sweep import to_sweep_job
 
         return to_sweep_job(self, experiment_name=experiment_name, tags=tags, context_root=context_root)
 
     def _submit(self, experiment, tags=None, **kwargs):
-        from ..target import backend_for
-        from .submit import submit_hyperdrive
+        from acpt_estimator.target import backend_for
+        from acpt_estimator.hyperdrive.submit import submit_hyperdrive
 
         spec = self.trial_spec(experiment.name, tags)
         return submit_hyperdrive(self, experiment, backend_for(spec.compute.target), tags=tags)

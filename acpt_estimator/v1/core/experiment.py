@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 
-from .exceptions import UserErrorException
-from .target import backend_for
+from acpt_estimator.exceptions import UserErrorException
+from acpt_estimator.target import backend_for
 
 _NAME = re.compile(r"^[a-zA-Z0-9][\w\-]{0,254}$")
 
@@ -37,7 +37,7 @@ class Experiment:
 
     def get_runs(self, type=None, tags=None, properties=None, include_children=False):
         """The experiment's runs, newest first (local store, then cloud)."""
-        from .backends import list_runs
+        from acpt_estimator.backends import list_runs
 
         return list_runs(self)
 
@@ -47,7 +47,7 @@ class Experiment:
 
 def submit_spec(spec, experiment):
     """Route one JobSpec to the capture, local or cloud backend."""
-    from . import backends
+    from acpt_estimator import backends
 
     return backends.get(backend_for(spec.compute.target)).submit(spec, experiment)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import abc
 
-from .exceptions import UserErrorException
+from acpt_estimator.exceptions import UserErrorException
 
 _AUTHORITIES = {"AzureCloud": None, "AzureChinaCloud": "login.chinacloudapi.cn",
                 "AzureUSGovernment": "login.microsoftonline.us"}

@@ -5,14 +5,18 @@ from __future__ import annotations
 import logging
 import os
 
-from . import distribution as dist
-from .arguments import ArgumentBuilder
-from .data import DataPath, DataReference, DatasetConsumptionConfig, Datastore, FileDataset
-from .environment import Environment
-from .environments import from_environment_object
-from .exceptions import RunConfigurationException, TrainingException, UserErrorException
-from .runconfig import DEFAULT_MAX_RUN_DURATION_SECONDS, DockerConfiguration, RunConfiguration
-from .spec import ComputeSpec, JobSpec, Literal
+from acpt_estimator import distribution as dist
+from acpt_estimator.arguments import ArgumentBuilder
+from acpt_estimator.v1.data.datapath import DataPath
+from acpt_estimator.v1.data.data_reference import DataReference
+from acpt_estimator.v1.data.dataset_consumption_config import DatasetConsumptionConfig
+from acpt_estimator.v1.core.datastore import Datastore
+from acpt_estimator.v1.data.file_dataset import FileDataset
+from acpt_estimator.v1.core.environment import Environment
+from acpt_estimator.environments import from_environment_object
+from acpt_estimator.exceptions import RunConfigurationException, TrainingException, UserErrorException
+from acpt_estimator.v1.core.runconfig import DEFAULT_MAX_RUN_DURATION_SECONDS, DockerConfiguration, RunConfiguration
+from acpt_estimator.spec import ComputeSpec, JobSpec, Literal
 
 logger = logging.getLogger(__name__)
 
@@ -70,7 +74,7 @@ class ScriptRunConfig:
         if not isinstance(rc, RunConfiguration):
             raise UserErrorException(
                 f"run_config={type(rc).__name__} is not a RunConfiguration; build one with "
-                "acpt_estimator.runconfig.RunConfiguration() (azureml.core.runconfig.RunConfiguration).")
+                "acpt_estimator.v1.core.runconfig.RunConfiguration() (azureml.core.runconfig.RunConfiguration).")
         if max_run_duration_seconds != DEFAULT_MAX_RUN_DURATION_SECONDS or any(
                 x is not None for x in (compute_target, environment, distributed_job_config, docker)):
             logger.warning("If 'run_config' is specified, the following parameters will be ignored: "

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import enum
 
-from ..exceptions import HyperDriveConfigException
+from acpt_estimator.exceptions import HyperDriveConfigException
 
 
 class PrimaryMetricGoal(enum.Enum):

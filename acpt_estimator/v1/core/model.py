@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import os
 
-from .exceptions import UserErrorException
-from .target import local_mode
+from acpt_estimator.exceptions import UserErrorException
+from acpt_estimator.target import local_mode
+from acpt_estimator.unsupported import InferenceConfig  # noqa: F401 (v1 azureml.core.model exports it)
 
 
 def _local(workspace) -> bool:
@@ -27,10 +28,10 @@ class Model:
             raise UserErrorException("Model(workspace, name=...) needs the registered model's name (or id='name:1').")
         version = int(version) if version not in (None, "") and str(version).isdigit() else version
         if _local(workspace):
-            from .backends.local.models import get_model
+            from acpt_estimator.backends.local.models import get_model
 
             return get_model(name, version)
-        from .backends.azureml.client import azure_errors, ml_client
+        from acpt_estimator.backends.azureml.client import azure_errors, ml_client
 
         with azure_errors(workspace, f"get model {name!r}"):
             models = ml_client(workspace).models
@@ -45,8 +46,8 @@ class Model:
             raise UserErrorException(f"Model.register(model_path={model_path!r}): no such file or folder. Pass the "
                                      "path of the saved model on this machine.")
         if _local(workspace):
-            from .backends.local.models import register
-            from .backends.local.store import home
+            from acpt_estimator.backends.local.models import register
+            from acpt_estimator.backends.local.store import home
 
             folder, name = os.path.split(os.path.abspath(model_path))
             return register(store_home=home(), run_id=None, experiment_name=None, files_dir=folder, file_names=[name],
@@ -55,7 +56,7 @@ class Model:
                             model_framework_version=model_framework_version, datasets=dict(datasets or []))
         from azure.ai.ml.entities import Model as V2Model
 
-        from .backends.azureml.client import azure_errors, ml_client
+        from acpt_estimator.backends.azureml.client import azure_errors, ml_client
 
         model = V2Model(name=model_name, path=model_path, type="custom_model", description=description,
                         tags={str(k): str(v) for k, v in (tags or {}).items()} or None,
@@ -70,14 +71,14 @@ class Model:
         if model_dir:
             return os.path.join(model_dir, model_name) if os.path.exists(os.path.join(model_dir, model_name)) \
                 else model_dir
-        from .backends.local.models import get_model
+        from acpt_estimator.backends.local.models import get_model
 
         return get_model(model_name, version).path
 
     @staticmethod
     def list(workspace, name=None, tags=None, properties=None, run_id=None, latest=False, **kwargs) -> list:
         if _local(workspace):
-            from .backends.local.models import list_models
+            from acpt_estimator.backends.local.models import list_models
 
             found = list_models(name)
             if run_id:
@@ -88,7 +89,7 @@ class Model:
                     newest[model.name] = model
                 found = list(newest.values())
             return found
-        from .backends.azureml.client import azure_errors, ml_client
+        from acpt_estimator.backends.azureml.client import azure_errors, ml_client
 
         with azure_errors(workspace, "list models"):
             return list(ml_client(workspace).models.list(name=name) if name else ml_client(workspace).models.list())

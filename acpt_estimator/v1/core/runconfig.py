@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from .distribution import MpiConfiguration, PyTorchConfiguration, TensorflowConfiguration
-from .environment import Environment
+from acpt_estimator.distribution import MpiConfiguration, PyTorchConfiguration, TensorflowConfiguration
+from acpt_estimator.v1.core.environment import Environment
 
 DEFAULT_MAX_RUN_DURATION_SECONDS = 2592000  # 30 days, v1's default
 _MPI_COMMUNICATORS = ("intelmpi", "openmpi", "mpi")

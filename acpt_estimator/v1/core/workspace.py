@@ -6,9 +6,9 @@ import json
 import os
 import re
 
-from .data import Datastore
-from .exceptions import UserErrorException
-from .target import local_mode, offline_mode
+from acpt_estimator.v1.core.datastore import Datastore
+from acpt_estimator.exceptions import UserErrorException
+from acpt_estimator.target import local_mode, offline_mode
 
 _CONFIG_DIRS = (".azureml", "aml_config", "")
 _CONFIG_FILES = ("config.json", "project.json")
@@ -86,14 +86,14 @@ class Workspace:
         """The workspace's default datastore (``workspaceblobstore`` unless changed in the studio)."""
         if self._offline:
             return Datastore(self, "workspaceblobstore")
-        from .backends.azureml import assets
+        from acpt_estimator.backends.azureml import assets
 
         return Datastore(self, assets.default_datastore_name(self))
 
     def _get_datastore(self, name: str) -> Datastore:
         """``Datastore.get(ws, name)``: checked against the workspace like v1, unless offline."""
         if not self._offline:
-            from .backends.azureml import assets
+            from acpt_estimator.backends.azureml import assets
 
             assets.check_datastore(self, name)
         return Datastore(self, name)
@@ -102,14 +102,14 @@ class Workspace:
     def datastores(self) -> dict:
         if self._offline:
             return {"workspaceblobstore": Datastore(self, "workspaceblobstore")}
-        from .backends.azureml import assets
+        from acpt_estimator.backends.azureml import assets
 
         return {name: Datastore(self, name) for name in assets.datastore_names(self)}
 
     @property
     def compute_targets(self) -> dict:
         """v1: name -> ComputeTarget for every compute in the workspace (empty offline)."""
-        from .compute import ComputeTarget
+        from acpt_estimator.v1.core.compute.compute import ComputeTarget
 
         return {target.name: target for target in ComputeTarget.list(self)}
 
@@ -118,7 +118,7 @@ class Workspace:
         if self._offline:
             raise UserErrorException("get_mlflow_tracking_uri() needs an Azure workspace; local runs keep their "
                                      "metrics with the local run (run.get_metrics()).")
-        from .backends.azureml.client import azure_errors, ml_client
+        from acpt_estimator.backends.azureml.client import azure_errors, ml_client
 
         with azure_errors(self, "read the workspace"):
             return ml_client(self).workspaces.get(self.name).mlflow_tracking_uri

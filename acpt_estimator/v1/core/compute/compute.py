@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 
-from .exceptions import ComputeTargetException
+from acpt_estimator.exceptions import ComputeTargetException
 
 logger = logging.getLogger(__name__)
 
@@ -82,7 +82,7 @@ class ComputeTarget:
         if workspace._offline:
             logger.info("Local runs are forced: compute target %r is not created in Azure.", name)
             return target
-        from .backends.azureml.client import azure_errors, ml_client
+        from acpt_estimator.backends.azureml.client import azure_errors, ml_client
 
         with azure_errors(workspace, f"create compute target {name!r}"):
             target._poller = ml_client(workspace).compute.begin_create_or_update(
@@ -94,7 +94,7 @@ class ComputeTarget:
     def list(workspace) -> list:
         if workspace._offline:
             return []
-        from .backends.azureml.client import azure_errors, ml_client
+        from acpt_estimator.backends.azureml.client import azure_errors, ml_client
 
         with azure_errors(workspace, "list compute targets"):
             entities = list(ml_client(workspace).compute.list())
@@ -146,7 +146,7 @@ class ComputeTarget:
     def delete(self) -> None:
         if self.workspace._offline:
             return
-        from .backends.azureml.client import azure_errors, ml_client
+        from acpt_estimator.backends.azureml.client import azure_errors, ml_client
 
         with azure_errors(self.workspace, f"delete compute target {self.name!r}"):
             ml_client(self.workspace).compute.begin_delete(self.name)
@@ -254,7 +254,7 @@ class ComputeInstance(ComputeTarget):
 def _get_entity(workspace, name):
     from azure.core.exceptions import ResourceNotFoundError
 
-    from .backends.azureml.client import azure_errors, ml_client
+    from acpt_estimator.backends.azureml.client import azure_errors, ml_client
 
     try:
         with azure_errors(workspace, f"look up compute target {name!r}"):

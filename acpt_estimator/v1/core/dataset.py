@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from .data import Datastore, FileDataset, is_local_workspace
-from .exceptions import UserErrorException
+from acpt_estimator.v1.core.datastore import Datastore
+from acpt_estimator.v1.data.file_dataset import FileDataset
+from acpt_estimator.datastore_paths import is_local_workspace
+from acpt_estimator.exceptions import UserErrorException
 
 
 def _paths(path) -> tuple:
@@ -48,13 +50,13 @@ class Dataset:
         if not name or not isinstance(name, str):
             raise UserErrorException(f"Dataset.get_by_name(name={name!r}): pass the registered dataset's name.")
         if is_local_workspace(workspace):
-            from .backends.local import datastores
+            from acpt_estimator.backends.local import datastores
 
             record = datastores.get(name, version)
             paths = tuple((Datastore(workspace, d), p) for d, p in record["paths"])
             return FileDataset(paths=paths, name=name, version=str(record["version"]), workspace=workspace)
-        from .backends.azureml import data_ops
-        from .data import parse_datastore_uri
+        from acpt_estimator.backends.azureml import data_ops
+        from acpt_estimator.datastore_paths import parse_datastore_uri
 
         found_version, uri = data_ops.get_dataset(workspace, name, version)
         parsed = parse_datastore_uri(uri)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import numbers
 
-from ..exceptions import HyperDriveConfigException
+from acpt_estimator.exceptions import HyperDriveConfigException
 
 
 def _number(name: str, value, what: str):

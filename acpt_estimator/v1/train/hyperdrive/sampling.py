@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from ..exceptions import HyperDriveConfigException
-from .expressions import check_expression
+from acpt_estimator.exceptions import HyperDriveConfigException
+from acpt_estimator.v1.train.hyperdrive.parameter_expressions import check_expression
 
 
 class HyperParameterSampling:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import abc
 import uuid
 
-from .exceptions import RunEnvironmentException, UserErrorException
+from acpt_estimator.exceptions import RunEnvironmentException, UserErrorException
 
 TERMINAL_STATUSES = ("Completed", "Failed", "Canceled")
 
@@ -16,7 +16,7 @@ class Run(abc.ABC):
     @classmethod
     def get_context(cls, allow_offline=True, used_for_context_manager=False, **kwargs):
         """Inside a job launched by acpt-estimator: that job's run. Elsewhere: v1's offline run (prints)."""
-        from .tracking import run_from_job_environment
+        from acpt_estimator.tracking import run_from_job_environment
 
         run = run_from_job_environment()
         if run is not None:

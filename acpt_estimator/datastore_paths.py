@@ -1,0 +1,43 @@
+"""Datastore URIs, input-name rules and glob handling shared by the v1 data objects and the backends."""
+
+from __future__ import annotations
+
+import re
+
+from acpt_estimator.exceptions import UserErrorException
+
+_INPUT_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+def is_local_workspace(workspace) -> bool:
+    """Data calls stay on this machine for local-only workspaces and whenever local runs are forced."""
+    return getattr(workspace, "_offline", True)
+
+
+def datastore_uri(datastore_name: str, path: str | None) -> str:
+    """The v2 URI of a datastore path; a folder path ends with '/'."""
+    path = (path or "").lstrip("/")
+    return f"azureml://datastores/{datastore_name}/paths/{path}"
+
+
+def parse_datastore_uri(uri: str):
+    """(datastore, path) of ``azureml://datastores/<ds>/paths/<p>``, else None."""
+    match = re.match(r"^azureml://datastores/([^/]+)/paths/(.*)$", uri or "")
+    return (match[1], match[2]) if match else None
+
+
+def check_input_name(name: str) -> str:
+    if not isinstance(name, str) or not _INPUT_NAME.match(name):
+        raise UserErrorException(
+            f'Invalid input name "{name}". The name can only be alphanumeric characters and underscore, '
+            "and must not begin with a number. Rename the input, e.g. as_named_input('train')."
+        )
+    return name
+
+
+def strip_glob(path: str) -> str:
+    """'mnist/**' -> 'mnist/': v2 folders are mounted whole."""
+    parts = [p for p in path.split("/") if p]
+    while parts and any(ch in parts[-1] for ch in "*?["):
+        parts.pop()
+    return "/".join(parts) + "/" if parts else ""

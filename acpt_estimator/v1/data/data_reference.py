@@ -1,0 +1,47 @@
+"""v1 ``azureml.data.data_reference``: a datastore path and how the job sees it."""
+
+from __future__ import annotations
+
+import uuid
+
+import attrs
+
+from acpt_estimator.exceptions import UserErrorException
+
+
+@attrs.define(eq=False)
+class DataReference:
+    """v1 ``azureml.data.data_reference.DataReference``: a datastore path and how the job sees it."""
+
+    datastore: "Datastore"
+    data_reference_name: str | None = None
+    path_on_datastore: str | None = None
+    mode: str = "mount"
+    path_on_compute: str | None = None
+    overwrite: bool = False
+
+    def __attrs_post_init__(self):
+        if self.data_reference_name is None:
+            self.data_reference_name = self.datastore.name if self.path_on_datastore is None else uuid.uuid4().hex
+        if self.mode not in ("mount", "download", "upload", "direct"):
+            raise UserErrorException(
+                f"DataReference mode={self.mode!r} is not supported; use 'mount', 'download' or 'upload'.")
+
+    def _with_mode(self, mode, path_on_compute=None, overwrite=False) -> "DataReference":
+        return attrs.evolve(self, mode=mode, path_on_compute=path_on_compute, overwrite=overwrite)
+
+    def as_mount(self) -> "DataReference":
+        return self._with_mode("mount")
+
+    def as_download(self, path_on_compute=None, overwrite=False) -> "DataReference":
+        return self._with_mode("download", path_on_compute, overwrite)
+
+    def as_upload(self, path_on_compute=None, overwrite=False) -> "DataReference":
+        return self._with_mode("upload", path_on_compute, overwrite)
+
+    @property
+    def is_output(self) -> bool:
+        return self.mode == "upload"
+
+    def __str__(self) -> str:
+        return f"$AZUREML_DATAREFERENCE_{self.data_reference_name}"
