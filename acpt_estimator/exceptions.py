@@ -11,6 +11,7 @@ Hierarchy (same names as ``azureml.exceptions``)::
      │    ├── SnapshotException
      │    ├── RunEnvironmentException
      │    ├── WorkspaceException
+     │    ├── V1NotSupportedException (a v1 member with no equivalent: names it and its v2 replacement)
      │    └── OnnxExportError (acpt_estimator.onnx) ── OnnxVerificationError
      ├── TrainingException
      ├── ActivityFailedException
@@ -81,6 +82,10 @@ class WorkspaceException(UserErrorException):
     """The workspace cannot be found or reached."""
 
 
+class V1NotSupportedException(UserErrorException):
+    """A v1 member that has no equivalent here; the message names it, says why, and names the v2 replacement."""
+
+
 class ActivityFailedException(AzureMLException):
     """A run ended in ``Failed``; raised by ``wait_for_completion``."""
 
@@ -102,6 +107,7 @@ __all__ = sorted(
         "SnapshotException",
         "TrainingException",
         "UserErrorException",
+        "V1NotSupportedException",
         "WorkspaceException",
     ]
 )
