@@ -13,9 +13,9 @@ from acpt_estimator.v1.core.datastore import Datastore
 from acpt_estimator.v1.data.file_dataset import FileDataset
 from acpt_estimator.datastore_paths import datastore_uri, strip_glob
 from .exceptions import UserErrorException
+from .names import is_valid
 from .spec import DataInput, DataOutput, InputRef, Literal, OutputRef
 
-_IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _DATA_TYPES = (DataReference, Datastore, DataPath, DatasetConsumptionConfig, FileDataset)
 _MODES = {"mount": "mount", "download": "download", "direct": "direct"}
 
@@ -122,7 +122,7 @@ class ArgumentBuilder:
 
 def v2_input_name(reference_name: str) -> str:
     """v2 input names are identifiers; v1 names may be uuid hex starting with a digit."""
-    if _IDENTIFIER.match(reference_name):
+    if is_valid("identifier", reference_name):
         return reference_name
     return "input_" + re.sub(r"\W", "_", reference_name)
 

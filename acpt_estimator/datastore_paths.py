@@ -5,8 +5,7 @@ from __future__ import annotations
 import re
 
 from acpt_estimator.exceptions import UserErrorException
-
-_INPUT_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+from acpt_estimator.names import is_valid
 
 
 def is_local_workspace(workspace) -> bool:
@@ -27,7 +26,7 @@ def parse_datastore_uri(uri: str):
 
 
 def check_input_name(name: str) -> str:
-    if not isinstance(name, str) or not _INPUT_NAME.match(name):
+    if not is_valid("identifier", name):
         raise UserErrorException(
             f'Invalid input name "{name}". The name can only be alphanumeric characters and underscore, '
             "and must not begin with a number. Rename the input, e.g. as_named_input('train')."

@@ -16,6 +16,7 @@ import time
 
 from acpt_estimator.v1.core.run import check_log_value
 from .exceptions import UserErrorException
+from .paths import contained
 
 RUN_DIR_VAR = "ACPT_ESTIMATOR_RUN_DIR"
 RUN_ID_VAR = "ACPT_ESTIMATOR_RUN_ID"
@@ -224,7 +225,7 @@ class RecordingRun:
 
     # ---- files --------------------------------------------------------------------------------------
     def upload_file(self, name, path_or_stream, datastore_name=None):
-        target = os.path.join(self._files_dir, *name.split("/"))
+        target = self._run_file(name)
         os.makedirs(os.path.dirname(target), exist_ok=True)
         if isinstance(path_or_stream, (str, os.PathLike)):
             shutil.copyfile(path_or_stream, target)
@@ -237,7 +238,12 @@ class RecordingRun:
             self.upload_file(name, path)
 
     def upload_folder(self, name, path, datastore_name=None):
-        shutil.copytree(path, os.path.join(self._files_dir, *name.split("/")), dirs_exist_ok=True)
+        shutil.copytree(path, self._run_file(name), dirs_exist_ok=True)
+
+    def _run_file(self, name) -> str:
+        """Where run file ``name`` lives: always inside the run's files folder."""
+        return contained(self._files_dir, name, parameter="name", what="the run's files",
+                         fix="Name the file relative to the run, e.g. name='outputs/model.pt'.")
 
     # ---- in-job lifecycle calls: recorded, the driver decides the status (as v1's _SubmittedRun) -----
     def complete(self, _set_status=True):

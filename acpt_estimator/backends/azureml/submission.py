@@ -2,17 +2,10 @@
 
 from __future__ import annotations
 
-import time
-import uuid
-
 from ...exceptions import ExperimentExecutionException
+from ...names import new_run_id
 from ...snapshot_guard import check_snapshot
 from .client import azure_errors, ml_client
-
-
-def new_run_id(experiment_name: str) -> str:
-    """v1's run id, ``<experiment>_<unix time>_<8 hex>``; also a valid v2 job name (at most 255 characters)."""
-    return f"{experiment_name[:230]}_{int(time.time())}_{uuid.uuid4().hex[:8]}"
 
 
 def submit(spec, experiment):

@@ -6,7 +6,7 @@ from ...hyperdrive.results import HyperDriveResults
 from ...snapshot_guard import check_snapshot
 from .client import azure_errors, ml_client
 from .run import CloudRun
-from .submission import new_run_id
+from ...names import new_run_id
 
 
 def submit_sweep(config, experiment, tags=None):

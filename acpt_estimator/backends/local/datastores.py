@@ -5,11 +5,12 @@ from __future__ import annotations
 import filecmp
 import json
 import os
-import shutil
-import tempfile
 import time
 
 from ...exceptions import UserErrorException
+from ...names import check
+from ...paths import contained
+from . import atomic
 from .store import datastore_folder, home, utc_iso
 
 DATASETS = "datasets"
@@ -34,10 +35,12 @@ def upload(datastore_name: str, src_dir: str, target_path: str | None, overwrite
     Every conflict is found before anything is copied, so a refused upload changes nothing.
     """
     files = list_source_files(src_dir) if files is None else files
-    target = datastore_folder(store_home or home(), datastore_name, target_path or "")
+    target = datastore_folder(store_home or home(), datastore_name, target_path or "", parameter="target_path")
     conflicts, todo = [], []
     for rel in files:
-        source, dest = os.path.join(src_dir, rel), os.path.join(target, rel)
+        source, dest = os.path.join(src_dir, rel), contained(
+            target, rel, parameter="files", what=f"datastore {datastore_name!r}",
+            fix="Pass files under relative_root (or leave relative_root out).")
         if os.path.exists(dest):
             if filecmp.cmp(source, dest, shallow=False):
                 continue  # already there: nothing to re-upload
@@ -53,9 +56,7 @@ def upload(datastore_name: str, src_dir: str, target_path: str | None, overwrite
     if show_progress:
         print(f"Uploading an estimated of {len(files)} files ({len(files) - len(todo)} already there)")
     for count, rel in enumerate(todo, 1):
-        dest = os.path.join(target, rel)
-        os.makedirs(os.path.dirname(dest), exist_ok=True)
-        shutil.copyfile(os.path.join(src_dir, rel), dest)
+        atomic.copy_file(os.path.join(src_dir, rel), os.path.join(target, *rel.split("/")))
         if show_progress:
             print(f"Uploaded {rel}, {count} files out of an estimated total of {len(todo)}")
     if show_progress:
@@ -65,7 +66,7 @@ def upload(datastore_name: str, src_dir: str, target_path: str | None, overwrite
 
 # ---- the dataset registry ----------------------------------------------------------------------------
 def _registry(name: str, store_home: str | None = None) -> str:
-    return os.path.join(store_home or home(), DATASETS, name)
+    return os.path.join(store_home or home(), DATASETS, check("dataset", name, parameter="name"))
 
 
 def _versions(folder: str) -> list[int]:
@@ -79,13 +80,13 @@ def register(name: str, paths: list, description=None, tags=None, create_new_ver
              store_home: str | None = None) -> dict:
     """Record ``paths`` ((datastore, path) pairs) under ``name``; the new version appears whole or not at all."""
     base = store_home or home()
-    for datastore, path in paths:
-        folder = datastore_folder(base, datastore, _without_glob(path))
-        if not os.path.exists(folder):
-            raise UserErrorException(
-                f"Cannot register dataset {name!r}: datastore {datastore!r} has no {path!r} here ({folder}). "
-                "Upload the data first (ds.upload(...) or Dataset.File.upload_directory(...)); nothing was registered.")
     folder = _registry(name, base)
+    for datastore, path in paths:
+        data = datastore_folder(base, datastore, _without_glob(path))
+        if not os.path.exists(data):
+            raise UserErrorException(
+                f"Cannot register dataset {name!r}: datastore {datastore!r} has no {path!r} here ({data}). "
+                "Upload the data first (ds.upload(...) or Dataset.File.upload_directory(...)); nothing was registered.")
     versions = _versions(folder)
     definition = {"paths": [[d, p] for d, p in paths]}
     if versions:
@@ -96,13 +97,15 @@ def register(name: str, paths: list, description=None, tags=None, create_new_ver
             raise UserErrorException(
                 f"Dataset {name!r} is already registered (version {versions[-1]}) with other paths. Pass "
                 "create_new_version=True to register a new version, or choose another name.")
-    record = dict(definition, name=name, version=(versions[-1] + 1) if versions else 1, description=description,
-                  tags=dict(tags or {}), createdTime=utc_iso(time.time()))
-    os.makedirs(folder, exist_ok=True)
-    staging = tempfile.mkdtemp(dir=folder, prefix=".staging-")
-    with open(os.path.join(staging, "dataset.json"), "w", encoding="utf-8") as handle:
-        json.dump(record, handle, indent=2)
-    os.rename(staging, os.path.join(folder, str(record["version"])))  # atomic: no half-registered version
+    record = dict(definition, name=name, description=description, tags=dict(tags or {}),
+                  createdTime=utc_iso(time.time()))
+
+    def fill(staging: str, version: int) -> None:
+        record["version"] = version
+        with open(os.path.join(staging, "dataset.json"), "w", encoding="utf-8") as handle:
+            json.dump(record, handle, indent=2)
+
+    atomic.claim_version(folder, atomic.stage(folder), (versions[-1] + 1) if versions else 1, fill)
     return record
 
 

@@ -18,7 +18,8 @@ from .packages import warn_missing
 from . import mlflow_store, procs
 from .launch import EXIT_NO_WORKDIR, LaunchContext, plan_launch
 from .mpi import find_launcher
-from .store import RunPaths, home, new_run_id, user, write_json
+from ...names import new_run_id
+from .store import RunPaths, home, user, write_json
 from .supervisor import Supervisor
 
 TAIL_LINES = 30

@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 import os
-import re
 import shutil
 import time
 
 import attrs
 
 from ...exceptions import ModelPathNotFoundException, UserErrorException
+from ...names import check
+from ...paths import contained
+from . import atomic
 from .store import home, models_folder, read_json, utc_iso, write_json
-
-_NAME = re.compile(r"^[a-zA-Z0-9][a-zA-Z0-9\-_.]{0,254}$")
 
 
 @attrs.define
@@ -50,49 +50,45 @@ class Model:
 
 
 def check_name(model_name) -> None:
-    if not isinstance(model_name, str) or not _NAME.match(model_name):
-        raise UserErrorException(
-            f"model_name={model_name!r} is not a valid model name: use letters, digits, '-', '_' and '.', "
-            "starting with a letter or digit, at most 255 characters.")
+    check("model", model_name, parameter="model_name")
 
 
 def register(*, store_home: str, run_id: str, experiment_name: str, files_dir: str, file_names, model_name: str,
              model_path: str, tags=None, properties=None, description=None, model_framework=None,
              model_framework_version=None, datasets=None) -> Model:
     check_name(model_name)
-    relative = model_path.strip("/")
-    source = os.path.join(files_dir, *relative.split("/"))
-    if not relative or not os.path.exists(source):
+    source = contained(files_dir, model_path, parameter="model_path", what="the run's files",
+                       fix="Pass the model's path among the run's files, e.g. model_path='outputs/model.pt'.")
+    relative = os.path.relpath(source, files_dir).replace(os.sep, "/")
+    if relative == "." or not os.path.exists(source):
         shown = list(file_names)[:20]
         raise ModelPathNotFoundException(
             f"Could not locate the provided model_path {model_path} in the set of files uploaded to the run: "
             f"{shown}\nSee https://aka.ms/run-logging for more details. (Write the model under ./outputs in "
             "the job, e.g. outputs/model.pt, and pass that path.)")
     folder = os.path.join(models_folder(store_home), model_name)
-    version = _claim_version(folder)
-    target = os.path.join(folder, str(version), os.path.basename(relative))
-    if os.path.isdir(source):
-        shutil.copytree(source, target)
-    else:
-        shutil.copyfile(source, target)
-    model = Model(name=model_name, version=version, path=target, run_id=run_id, experiment_name=experiment_name,
+    model = Model(name=model_name, version=0, path="", run_id=run_id, experiment_name=experiment_name,
                   tags=dict(tags or {}), properties=dict(properties or {}), description=description,
                   model_framework=model_framework, model_framework_version=model_framework_version,
                   created_time=utc_iso(time.time()), datasets=dict(datasets or {}))
-    write_json(os.path.join(folder, str(version), "model.json"), attrs.asdict(model))
+    leaf = os.path.basename(relative)
+
+    def fill(staging: str, version: int) -> None:
+        # model.json is written for each claimed version: a reader never sees a version without it.
+        model.version, model.path = version, os.path.join(folder, str(version), leaf)
+        write_json(os.path.join(staging, "model.json"), attrs.asdict(model))
+
+    staging = atomic.stage(folder)
+    try:
+        if os.path.isdir(source):
+            shutil.copytree(source, os.path.join(staging, leaf))
+        else:
+            shutil.copyfile(source, os.path.join(staging, leaf))
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    atomic.claim_version(folder, staging, max(_versions(folder), default=0) + 1, fill)
     return model
-
-
-def _claim_version(folder: str) -> int:
-    """The next version; mkdir is atomic, so two registrations at once get different versions."""
-    os.makedirs(folder, exist_ok=True)
-    version = max(_versions(folder), default=0) + 1
-    while True:
-        try:
-            os.mkdir(os.path.join(folder, str(version)))
-            return version
-        except FileExistsError:
-            version += 1
 
 
 def _versions(folder: str) -> list[int]:
@@ -104,6 +100,7 @@ def _versions(folder: str) -> list[int]:
 
 def get_model(name: str, version: int | None = None, store_home: str | None = None) -> Model:
     """A registered model (the latest version by default)."""
+    check_name(name)
     folder = os.path.join(models_folder(store_home or home()), name)
     versions = sorted(_versions(folder))
     chosen = version if version is not None else (versions[-1] if versions else None)
@@ -117,7 +114,7 @@ def get_model(name: str, version: int | None = None, store_home: str | None = No
 
 def list_models(name: str | None = None, store_home: str | None = None) -> list[Model]:
     root = models_folder(store_home or home())
-    names = [name] if name else (sorted(os.listdir(root)) if os.path.isdir(root) else [])
+    names = [check_name(name) or name] if name else (sorted(os.listdir(root)) if os.path.isdir(root) else [])
     found = []
     for model_name in names:
         for version in sorted(_versions(os.path.join(root, model_name))):

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from ...exceptions import ActivityFailedException, UserErrorException
 from acpt_estimator.v1.core.run import TERMINAL_STATUSES, Run
+from ...paths import contained
 from ...tracking import RecordingRun, metrics_from_records
 from . import models, procs
 from .store import RunPaths, read_json, utc_iso, write_json
@@ -236,7 +237,8 @@ class LocalRun(RecordingRun, Run):
         return sorted(names)
 
     def download_file(self, name, output_file_path=None, _validate_checksum=False) -> None:
-        source = os.path.join(self._paths.files, *name.split("/"))
+        source = contained(self._paths.files, name, parameter="name", what=f"the files of run {self.id}",
+                           fix="Pass a name from run.get_file_names(), e.g. 'outputs/model.pt'.")
         if not os.path.isfile(source):
             raise UserErrorException(f"File with path {name} was not found in run {self.id}; its files are: "
                                      f"{self.get_file_names()[:20]}.")

@@ -6,11 +6,12 @@ import datetime
 import getpass
 import json
 import os
-import time
 import urllib.parse
-import uuid
 
 import attrs
+
+from ...names import check as check_name
+from ...paths import contained
 
 HOME_VAR = "ACPT_ESTIMATOR_HOME"
 DEFAULT_HOME = ".acpt"
@@ -33,11 +34,6 @@ def user() -> str:
 
 
 _user: str | None = None
-
-
-def new_run_id(experiment_name: str) -> str:
-    """v1's run id format (``_execution/_commands.py``): <experiment>_<int(time)>_<8 hex>."""
-    return f"{experiment_name}_{int(time.time())}_{uuid.uuid4().hex[:8]}"
 
 
 def file_uri(path: str) -> str:
@@ -112,12 +108,16 @@ class RunPaths:
 
 
 def run_paths(run_id: str, store_home: str | None = None) -> RunPaths:
-    return RunPaths(store_home or home(), run_id)
+    """The folders of a run by id; an id that is no v1 run id (``../x``, a newline) is refused, not joined."""
+    return RunPaths(store_home or home(), check_name("run", run_id, parameter="run_id"))
 
 
-def datastore_folder(store_home: str, datastore: str, path: str = "") -> str:
-    """Local stand-in for ``azureml://datastores/<datastore>/paths/<path>``."""
-    return os.path.join(store_home, "datastores", datastore, *[p for p in path.split("/") if p])
+def datastore_folder(store_home: str, datastore: str, path: str = "", parameter: str = "path_on_datastore") -> str:
+    """Local stand-in for ``azureml://datastores/<datastore>/paths/<path>``; never a folder outside it."""
+    check_name("datastore", datastore, parameter="datastore name")
+    root = os.path.join(store_home, "datastores", datastore)
+    return contained(root, path or "", parameter=parameter, what=f"datastore {datastore!r}",
+                     fix="Pass a path inside the datastore, e.g. 'mnist/train'.")
 
 
 def mlruns_folder(store_home: str) -> str:

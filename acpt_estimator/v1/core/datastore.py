@@ -9,6 +9,7 @@ import attrs
 
 from acpt_estimator.exceptions import UserErrorException
 from acpt_estimator.datastore_paths import is_local_workspace
+from acpt_estimator.names import check
 from acpt_estimator.v1.data.data_reference import DataReference
 
 logger = logging.getLogger(__name__)
@@ -28,7 +29,9 @@ class Datastore:
     """v1 ``azureml.core.Datastore``: a named store in the workspace (``workspaceblobstore`` by default)."""
 
     workspace: object
-    name: str = "workspaceblobstore"
+    # Checked at construction: the name becomes a store folder and part of $AZUREML_DATAREFERENCE_<name>.
+    name: str = attrs.field(default="workspaceblobstore",
+                            validator=lambda _, __, value: check("datastore", value, parameter="datastore_name"))
 
     @classmethod
     def get(cls, workspace, datastore_name: str) -> "Datastore":

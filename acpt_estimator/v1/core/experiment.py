@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-import re
-
 from acpt_estimator.exceptions import UserErrorException
+from acpt_estimator.names import is_valid, suggest
 from acpt_estimator.target import backend_for
-
-_NAME = re.compile(r"^[a-zA-Z0-9][\w\-]{0,254}$")
 
 
 class Experiment:
@@ -15,11 +12,11 @@ class Experiment:
 
     def __init__(self, workspace, name, _skip_name_validation=False, _id=None, _archived_time=None,
                  _create_in_cloud=True, _experiment_dto=None, **kwargs):
-        if not _skip_name_validation and (not isinstance(name, str) or not _NAME.match(name)):
+        if not _skip_name_validation and not is_valid("experiment", name):
             raise UserErrorException(
                 "Experiment name must be between 1 and 255 characters long. Its first character has to be "
                 "alphanumeric, and the rest may contain hyphens and underscores. No whitespace is allowed. "
-                f"Got name={name!r}; e.g. {_suggest(name)!r}.")
+                f"Got name={name!r}; e.g. {suggest('experiment', name)!r}.")
         self.workspace = workspace
         self.name = name
         self.id = _id
@@ -50,8 +47,3 @@ def submit_spec(spec, experiment):
     from acpt_estimator import backends
 
     return backends.get(backend_for(spec.compute.target)).submit(spec, experiment)
-
-
-def _suggest(name) -> str:
-    text = re.sub(r"[^\w\-]", "-", str(name or "experiment")).lstrip("-_") or "experiment"
-    return text[:255]

@@ -7,6 +7,8 @@ import uuid
 import attrs
 
 from acpt_estimator.exceptions import UserErrorException
+from acpt_estimator.names import check
+from acpt_estimator.paths import relative_parts
 
 
 @attrs.define(eq=False)
@@ -23,6 +25,11 @@ class DataReference:
     def __attrs_post_init__(self):
         if self.data_reference_name is None:
             self.data_reference_name = self.datastore.name if self.path_on_datastore is None else uuid.uuid4().hex
+        # Both reach the job: `export AZUREML_DATAREFERENCE_<name>=...` and a folder under the datastore.
+        check("reference", self.data_reference_name, parameter="data_reference_name")
+        if self.path_on_datastore is not None:
+            relative_parts(self.path_on_datastore, parameter="path_on_datastore",
+                           fix="Pass a path inside the datastore, e.g. ds.path('mnist/train').")
         if self.mode not in ("mount", "download", "upload", "direct"):
             raise UserErrorException(
                 f"DataReference mode={self.mode!r} is not supported; use 'mount', 'download' or 'upload'.")
