@@ -17,9 +17,10 @@ _written: list[str] = []
 
 def submit(spec, experiment) -> "CapturedRun":
     """Translate, validate and write ``<n>-<experiment>.yml`` (plus any environment build context)."""
+    from .azureml import sdk
     from .azureml.translate import to_command
 
-    job = to_command(spec, context_root=environments_dir())._to_job()
+    job = sdk.to_job(to_command(spec, context_root=environments_dir()))
     return write_job(job, spec, experiment)
 
 

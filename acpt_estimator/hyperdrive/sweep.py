@@ -65,6 +65,7 @@ def early_termination(policy):
 
 def to_sweep(config, *, experiment_name=None, tags=None, context_root=None):
     """The Sweep node (validated); ``.sweep()`` rewrites ${{inputs.x}} to ${{search_space.x}} in the trial."""
+    from ..backends.azureml import sdk
     from ..backends.azureml.translate import to_command
 
     space = config._sampling.parameter_space
@@ -80,12 +81,14 @@ def to_sweep(config, *, experiment_name=None, tags=None, context_root=None):
                      timeout=config._max_duration_minutes * 60 if config._max_duration_minutes else None)
     sweep.experiment_name = experiment_name  # calling the node dropped it
     sweep.display_name = spec.display_name
-    result = sweep._validate()
-    if not result.passed:
-        raise HyperDriveConfigException(f"The translated v2 sweep job is invalid: {result.error_messages}")
+    errors = sdk.node_errors(sweep)
+    if errors:
+        raise HyperDriveConfigException(f"The translated v2 sweep job is invalid: {errors[0]}")
     return sweep
 
 
 def to_sweep_job(config, **kwargs):
     """The standalone ``SweepJob`` (its YAML round-trips through load_job; a Sweep node's does not)."""
-    return to_sweep(config, **kwargs)._to_job()
+    from ..backends.azureml import sdk
+
+    return sdk.to_job(to_sweep(config, **kwargs))

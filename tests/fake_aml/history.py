@@ -16,7 +16,7 @@ class RunHistoryMixin:
         if job is None:
             return _not_found("Run", name)
         status = job.status()
-        logs = {f: f"{self.base_url}/logs/{name}/{f}?sig=fake" for f in job.script.logs}
+        logs = {f: f"{self.base_url}/logs/{name}/{f}?sig=fake" for f in job.logs}
         details = {"runId": name, "runUuid": str(uuid.uuid5(uuid.NAMESPACE_URL, name)), "status": status,
                    "target": _compute_name(job.body), "startTimeUtc": "2026-01-01T00:00:00Z",
                    "properties": {"azureml.runsource": "azureml.scriptrun"},
@@ -51,13 +51,13 @@ class RunHistoryMixin:
 
     def log_content(self, name, file, **_):
         job = self.jobs.get(name)
-        if job is None or file not in job.script.logs:
+        if job is None or file not in job.logs:
             return _not_found("Log", file)
         lines = job.visible_log_lines(file)
         return 200, {"Content-Type": "text/plain"}, "".join(line + "\n" for line in lines)
 
     def _artifact_paths(self, job) -> list:
-        return sorted(list(job.script.files) + list(job.script.logs))
+        return sorted(list(job.script.files) + list(job.logs))
 
     def list_artifacts(self, name, query, **_):
         job = self.jobs.get(name)
@@ -75,8 +75,8 @@ class RunHistoryMixin:
 
     def artifact_content(self, name, file, **_):
         job = self.jobs[name]
-        if file in job.script.logs:
-            return 200, {}, "".join(line + "\n" for line in job.script.logs[file]).encode()
+        if file in job.logs:
+            return 200, {}, "".join(line + "\n" for line in job.logs[file]).encode()
         return 200, {}, job.script.files[file]
 
     # ---- MLflow (metrics) ---------------------------------------------------------------------------
@@ -110,6 +110,10 @@ def _compute_name(body: dict) -> str:
     return compute_id.rstrip("/").rsplit("/", 1)[-1]
 
 
+def _arm_error(code: str, message: str, status: int = 404):
+    """ARM's error envelope (``{"error": {"code", "message"}}``, code echoed in x-ms-error-code)."""
+    return status, {"x-ms-error-code": code}, {"error": {"code": code, "message": message}}
+
+
 def _not_found(kind: str, name: str):
-    return 404, {"x-ms-error-code": "ResourceNotFound"}, {
-        "error": {"code": "ResourceNotFound", "message": f"{kind} {name} not found (fake)"}}
+    return _arm_error("ResourceNotFound", f"{kind} {name} not found (fake)")

@@ -11,7 +11,7 @@ import uuid
 import attrs
 
 from .blobs import BlobStore
-from .history import TERMINAL, RunHistoryMixin, _not_found
+from .history import TERMINAL, RunHistoryMixin, _arm_error, _not_found
 
 _WS = (r"/subscriptions/(?P<sub>[^/]+)/resourceGroups/(?P<rg>[^/]+)/providers/Microsoft\.MachineLearningServices"
        r"/workspaces/(?P<ws>[^/]+)")
@@ -23,8 +23,7 @@ class JobScript:
     """How a job walks through states, and what it leaves behind (logs, metrics, output files)."""
 
     states: tuple = ("Queued", "Running", "Completed")
-    logs: dict = attrs.Factory(lambda: {"user_logs/std_log.txt": ["Epoch 1 loss 0.9", "Epoch 2 loss 0.5",
-                                                                   "Training finished"]})
+    logs: dict | None = None  # None: what the service writes for the job's type (see FakeJob.logs)
     metrics: dict = attrs.Factory(lambda: {"lr": [0.01], "loss": [0.9, 0.5]})
     files: dict = attrs.Factory(lambda: {"outputs/model.pt": b"fake-model-bytes"})
     error: dict | None = None
@@ -41,6 +40,17 @@ class FakeJob:
     parent: str | None = None
     created: float = attrs.Factory(time.time)
 
+    @property
+    def logs(self) -> dict:
+        """The script's logs, else the service's default: a command job's rank-0 user log; a sweep job writes
+        only ``azureml-logs/hyperdrive.txt`` (the log azure-ai-ml's JobLogPattern.SWEEP_JOB_LOG_PATTERN streams)."""
+        if self.script.logs is not None:
+            return self.script.logs
+        if (self.body.get("properties") or {}).get("jobType") == "Sweep":
+            return {"azureml-logs/hyperdrive.txt": ["[hyperdrive] Sweep started", "[hyperdrive] Trial 0 completed",
+                                                    "[hyperdrive] Sweep completed"]}
+        return {"user_logs/std_log.txt": ["Epoch 1 loss 0.9", "Epoch 2 loss 0.5", "Training finished"]}
+
     def status(self, advance: bool = True) -> str:
         if self.canceled:
             return "Canceled"
@@ -54,7 +64,7 @@ class FakeJob:
             "Canceled" if self.canceled else self.script.states[min(self.polls - 1, len(self.script.states) - 1)])
 
     def visible_log_lines(self, name: str) -> list:
-        lines = self.script.logs.get(name, [])
+        lines = self.logs.get(name, [])
         status = self.current_status()
         if status in TERMINAL:
             return lines
@@ -131,10 +141,28 @@ class FakeState(RunHistoryMixin):
             match = pattern.match(path)
             if match and route_method == method:
                 args = {k: v for k, v in match.groupdict().items() if k not in ("sub", "rg", "ws")}
-                if match.groupdict().get("ws") not in (None, self.workspace_name):
-                    return _not_found("Workspace", match["ws"])
+                missing = self._missing_parent(path, match.groupdict())
+                if missing:
+                    return missing
                 return func(query=query, body=_json(body), **args)
         return 404, {}, {"error": {"code": "NoRoute", "message": f"fake has no route for {method} {path}"}}
+
+    def _missing_parent(self, path, groups):
+        """ARM's 404s for a wrong resource group or workspace: the code says which, not the message.
+
+        Shapes from https://learn.microsoft.com/azure/azure-resource-manager/troubleshooting/error-not-found
+        (ResourceGroupNotFound, ResourceNotFound for the workspace itself, ParentResourceNotFound under it)."""
+        if groups.get("rg") not in (None, self.resource_group):
+            return _arm_error("ResourceGroupNotFound", f"Resource group '{groups['rg']}' could not be found.")
+        if groups.get("ws") in (None, self.workspace_name):
+            return None
+        workspace = f"Microsoft.MachineLearningServices/workspaces/{groups['ws']}"
+        if re.fullmatch(_WS, path):
+            return _arm_error("ResourceNotFound", f"The Resource '{workspace}' under resource group "
+                                                  f"'{groups['rg']}' was not found. For more details please go to "
+                                                  "https://aka.ms/ARMResourceNotFoundFix")
+        return _arm_error("ParentResourceNotFound", "Can not perform requested operation on nested resource. "
+                                                    f"Parent resource '{groups['ws']}' not found.")
 
     # ---- workspace ----------------------------------------------------------------------------------
     def get_workspace(self, **_):
@@ -242,7 +270,10 @@ class FakeState(RunHistoryMixin):
 
     def get_compute(self, name, **_):
         props = self.computes.get(name)
-        return (200, {}, self._compute_resource(name, props)) if props else _not_found("Compute", name)
+        if props:
+            return 200, {}, self._compute_resource(name, props)
+        # The message names the workspace, as the service's does: clients must decide from the code.
+        return _arm_error("ResourceNotFound", f"Compute {name} not found in workspace {self.workspace_name}.")
 
     def put_compute(self, name, body, **_):
         props = copy.deepcopy(body.get("properties", {}))

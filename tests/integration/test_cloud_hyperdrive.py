@@ -16,7 +16,7 @@ from tests.fake_aml.fixtures import *  # noqa: F401,F403
 pytestmark = pytest.mark.integration
 
 
-def test_sweep_job_and_best_trial(fake_aml, cloud_workspace, make_project):
+def test_sweep_job_and_best_trial(fake_aml, cloud_workspace, make_project, capsys):
     est = PyTorch(make_project(), entry_script="train.py", compute_target="gpu-cluster", use_gpu=True,
                   script_params={"--epochs": 5, "--learning_rate": 0.1})
     config = HyperDriveConfig(RandomParameterSampling({"learning_rate": uniform(0.001, 0.1),
@@ -35,7 +35,9 @@ def test_sweep_job_and_best_trial(fake_aml, cloud_workspace, make_project):
     assert body["limits"]["maxTotalTrials"] == 3 and body["limits"]["maxConcurrentTrials"] == 2
     assert body["earlyTermination"]["policyType"] == "Bandit"
     assert run.type == "hyperdrive"
-    assert run.wait_for_completion()["status"] == "Completed"
+    assert run.wait_for_completion(show_output=True)["status"] == "Completed"
+    out = capsys.readouterr().out  # the sweep's own log, as jobs.stream shows it
+    assert "Streaming azureml-logs/hyperdrive.txt" in out and "[hyperdrive] Sweep completed" in out
 
     assert sorted(run.get_metrics().values(), key=str) == [{"val_acc": 0.8}, {"val_acc": [0.5, 0.7]},
                                                           {"val_acc": [0.9, 0.6]}]

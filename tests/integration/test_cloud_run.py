@@ -60,6 +60,14 @@ def test_failed_run_raises_activity_failed(submit, capsys):
     assert details["status"] == "Failed" and details["error"] == error
 
 
+@pytest.mark.parametrize("stuck", ["NotResponding", "Paused"])
+def test_waiting_stops_at_not_responding_and_paused_as_in_azure_ai_ml(submit, capsys, stuck):
+    run = submit(JobScript(states=("Running", stuck, "Running", "Completed")))
+    details = run.wait_for_completion(show_output=True)
+    assert details["status"] == stuck and run.is_terminal()
+    assert f"The run is {stuck}; waiting stops here" in capsys.readouterr().out
+
+
 def test_streams_the_rank_zero_log_of_a_distributed_job(submit, capsys):
     logs = {f"user_logs/std_log_process_{rank}.txt": [f"rank {rank} says hi"] for rank in (1, 0, 2)}
     run = submit(JobScript(states=("Running", "Completed"), logs=logs))

@@ -9,7 +9,7 @@ import pytest
 from acpt_estimator import PyTorch
 from acpt_estimator.v1.core.compute.compute import AmlCompute, ComputeTarget
 from acpt_estimator.v1.core.datastore import Datastore
-from acpt_estimator.exceptions import ComputeTargetException, UserErrorException
+from acpt_estimator.exceptions import ComputeTargetException, UserErrorException, WorkspaceException
 from acpt_estimator.v1.core.experiment import Experiment
 from acpt_estimator.v1.core.workspace import Workspace
 from tests.fake_aml import FakeCredential
@@ -56,6 +56,17 @@ def _project(fake_aml) -> str:
     with open(os.path.join(folder, "train.py"), "w") as handle:
         handle.write("print(1)\n")
     return folder
+
+
+@pytest.mark.parametrize("resource_group, workspace_name", [("rg-fake", "typo-ws"), ("typo-rg", "ws-fake")])
+def test_a_missing_workspace_is_told_apart_from_a_missing_compute_by_the_error_code(
+        fake_aml, resource_group, workspace_name):
+    # The fake's compute 404 mentions "workspace" like the service's; only ARM's codes say the workspace is gone.
+    ws = Workspace(fake_aml.state.subscription_id, resource_group, workspace_name, auth=FakeCredential())
+    with pytest.raises(WorkspaceException) as info:
+        ComputeTarget(workspace=ws, name="gpu-cluster")
+    assert f"Workspace {workspace_name!r} was not found in resource group {resource_group!r}" in info.value.message
+    assert fake_aml.calls("GET", r"/computes/gpu-cluster$")[0].status == 404
 
 
 def test_datastores_are_checked_against_the_workspace(fake_aml, cloud_workspace):

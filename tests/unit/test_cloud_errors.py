@@ -1,6 +1,8 @@
 """SDK errors become one readable line: azure-ai-ml's messages start with colour codes and blank lines."""
 
-from acpt_estimator.backends.azureml.client import _first_line
+import pytest
+
+from acpt_estimator.backends.azureml.client import _first_line, readable
 
 
 class _SdkError(Exception):
@@ -16,3 +18,25 @@ def test_first_line_skips_colour_codes_and_blank_lines():
 
 def test_first_line_of_an_empty_message_is_the_class_name():
     assert _first_line(_SdkError("\x1b[37m\n")) == "_SdkError"
+
+
+def test_an_sdk_validation_error_keeps_what_is_wrong_and_how_to_fix_it():
+    from azure.ai.ml._exception_helper import format_create_validation_error  # the SDK's own formatter
+    from azure.ai.ml.exceptions import ErrorTarget, ValidationErrorType, ValidationException
+
+    err = ValidationException(message="Can't find directory or file in resolved absolute path: /x/src.",
+                              no_personal_data_message="x", target=ErrorTarget.CODE,
+                              error_type=ValidationErrorType.FILE_OR_FOLDER_NOT_FOUND)
+    text = readable(_SdkError(format_create_validation_error(err, yaml_operation=False)))
+    assert text == ("1) One or more files or folders do not exist. (x) Can't find directory or file in resolved "
+                    "absolute path: /x/src. Resolutions: 1) Double-check the directory path you provided and "
+                    "enter the correct path.")
+
+
+@pytest.mark.parametrize("message, expected", [
+    ("(UserError) Compute c1 is not found.\nCode: UserError\nMessage: Compute c1 is not found.",
+     "(UserError) Compute c1 is not found."),
+    ("\x1b[31m" + "x" * 700, "x" * 597 + "..."),
+])
+def test_service_errors_drop_the_repeated_code_and_long_ones_are_clipped(message, expected):
+    assert readable(_SdkError(message)) == expected

@@ -21,6 +21,7 @@ from tests.v1_signatures import PATH as SIGNATURES
       "user_logs/std_log_node_0_process_0.txt"], "user_logs/std_log_node_0_process_0.txt"),
     (["azureml-logs/70_driver_log_1.txt", "azureml-logs/70_driver_log_0.txt", "azureml-logs/55_exec.txt"],
      "azureml-logs/70_driver_log_0.txt"),
+    (["azureml-logs/hyperdrive.txt"], "azureml-logs/hyperdrive.txt"),  # a sweep's own log
     (["system_logs/lifecycler/execution-wrapper.log"], None),
 ])
 def test_the_rank_zero_user_log_is_streamed(names, expected):
@@ -40,8 +41,8 @@ def test_log_lines_are_printed_once_and_partial_lines_wait():
 
 
 def test_v2_statuses_are_shown_with_v1_names():
-    assert v1_status("Completed") == "Completed" and v1_status("NotResponding") == "Running"
-    assert v1_status(None) == "NotStarted" and v1_status("Paused") == "Queued"
+    assert v1_status("Completed") == "Completed" and v1_status("NotResponding") == "NotResponding"
+    assert v1_status(None) == "NotStarted" and v1_status("Paused") == "Paused"
 
     class Enum:
         value = "CancelRequested"

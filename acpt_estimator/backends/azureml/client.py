@@ -6,8 +6,10 @@ import contextlib
 import logging
 import re
 import threading
+import urllib.parse
 
 from acpt_estimator.v1.core.authentication import ARM_SCOPES, to_credential
+from . import sdk
 from ...exceptions import (ExperimentExecutionException, UserErrorException, WorkspaceException)
 
 _lock = threading.Lock()
@@ -55,7 +57,7 @@ class _ChainFailureFilter(logging.Filter):
 
 
 def _quiet_credential_chain() -> None:
-    chain = logging.getLogger("azure.identity._credentials.chained")
+    chain = logging.getLogger(sdk.CREDENTIAL_CHAIN_LOGGER)
     if not any(isinstance(f, _ChainFailureFilter) for f in chain.filters):
         chain.addFilter(_ChainFailureFilter())
 
@@ -78,7 +80,7 @@ def azure_errors(workspace, action: str):
             f"Could not reach Azure ML to {action} ({_first_line(err)}). Check the network connection and "
             "any proxy settings (HTTPS_PROXY), then retry.") from None
     except ResourceNotFoundError as err:
-        if "workspace" in _first_line(err).lower():
+        if workspace_missing(err, workspace):
             raise WorkspaceException(
                 f"Workspace {workspace.name!r} was not found in resource group {workspace.resource_group!r} of "
                 f"subscription {workspace.subscription_id!r} while trying to {action}. Check config.json (or the "
@@ -95,12 +97,64 @@ def azure_errors(workspace, action: str):
             f"Azure ML could not {action} (HTTP {status}: {_first_line(err)}).") from None
 
 
+# ARM's codes for a missing workspace or one of its parents (a sub-resource of a missing workspace answers
+# ParentResourceNotFound): https://learn.microsoft.com/azure/azure-resource-manager/troubleshooting/error-not-found
+_WORKSPACE_GONE = {"ParentResourceNotFound", "ResourceGroupNotFound", "SubscriptionNotFound"}
+
+
+def error_code(err) -> str | None:
+    """The service's error code: the parsed OData body, else the ``x-ms-error-code`` header."""
+    code = getattr(getattr(err, "error", None), "code", None)
+    if code:
+        return code
+    response = getattr(err, "response", None)
+    return getattr(response, "headers", {}).get("x-ms-error-code") if response is not None else None
+
+
+def workspace_missing(err, workspace) -> bool:
+    """A 404 means the workspace is missing when ARM says so by code, or when the 404 is for the workspace itself.
+
+    Decided from the status, the error code and the request URL, never from the message text: a missing compute
+    whose message mentions "workspace" must stay a ResourceNotFoundError (v1's try/except/create pattern)."""
+    if getattr(err, "status_code", None) != 404:
+        return False
+    if error_code(err) in _WORKSPACE_GONE:
+        return True
+    request = getattr(getattr(err, "response", None), "request", None)
+    path = urllib.parse.urlsplit(getattr(request, "url", "") or "").path.rstrip("/")
+    return bool(path) and path.lower() == workspace.arm_id.lower()
+
+
+_COLOUR = re.compile(r"\x1b\[[0-9;]*m")
+# azure-ai-ml's validation template ends with CLI hints and links (_exception_helper.SCHEMA_VALIDATION_ERROR_TEMPLATE);
+# azure-core repeats the OData code and message after the first line.
+_BOILERPLATE_FROM = ("If using the CLI", "Additional Resources:")
+_REPEATS = ("Code:", "Message:", "Target:")
+
+
+def _meaningful_lines(err) -> list:
+    text = _COLOUR.sub("", getattr(err, "message", None) or str(err) or "")
+    kept = []
+    for line in (ln.strip() for ln in text.splitlines()):
+        if line.startswith(_BOILERPLATE_FROM):
+            break
+        if line and line != "Details:" and not line.startswith(_REPEATS):
+            kept.append(line)
+    return kept or [type(err).__name__]
+
+
+def _clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def readable(err, limit: int = 600) -> str:
+    """What an SDK/service error says is wrong, on one line: colour codes, blank lines and CLI boilerplate removed."""
+    return _clip(" ".join(_meaningful_lines(err)), limit)
+
+
 def _first_line(err) -> str:
-    """The first line that says something: azure-ai-ml's messages start with colour codes and blank lines."""
-    text = re.sub(r"\x1b\[[0-9;]*m", "", getattr(err, "message", None) or str(err) or "")
-    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
-    line = lines[0] if lines else type(err).__name__
-    return line if len(line) <= 300 else line[:297] + "..."
+    """The first line that says something (HTTP errors: the OData code and message)."""
+    return _clip(_meaningful_lines(err)[0], 300)
 
 
 def arm_scope(workspace) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 
 from ...exceptions import ModelPathNotFoundException, UserErrorException
-from acpt_estimator.v1.core.run import TERMINAL_STATUSES, Run
+from acpt_estimator.v1.core.run import Run
 from . import run_files, stream
 from .client import azure_errors, ml_client, services
 
@@ -186,7 +186,7 @@ class CloudRun(Run):
         return iter(())
 
     def is_terminal(self) -> bool:
-        return self._status in TERMINAL_STATUSES
+        return self._status in stream.STOP_WAITING
 
 
 def _distribution_dict(distribution):

@@ -14,8 +14,14 @@ from acpt_estimator.v1.core.run import TERMINAL_STATUSES
 POLL_VAR = "ACPT_ESTIMATOR_POLL_SECONDS"
 _FIRST_POLL, _MAX_POLL = 2.0, 60.0  # v1 polled every 2 s at first, backing off to a minute
 _NUMBERS = re.compile(r"\d+")
-# v2 names: no status until the job is seen; paused/not responding are still in progress from a driver's view.
-V1_STATUS = {"NotResponding": "Running", "Paused": "Queued", "Unknown": "NotStarted", None: "NotStarted"}
+# No status until the job is seen; other v2 names (NotResponding, Paused, Finalizing, ...) are shown as they are.
+V1_STATUS = {"Unknown": "NotStarted", None: "NotStarted"}
+# Where waiting stops: azure-ai-ml's RunHistoryConstants.TERMINAL_STATUSES (jobs.stream), checked by
+# tests/unit/test_sdk_private.py. A NotResponding or Paused job needs a person, not a longer wait.
+STOP_WAITING = TERMINAL_STATUSES + ("NotResponding", "Paused")
+# The log each job kind streams (azure-ai-ml's JobLogPattern): the rank-0 user log, the legacy driver log, and a
+# sweep's own log.
+_LOG_PREFIXES = ("user_logs/std_log", "azureml-logs/70_driver_log", "azureml-logs/hyperdrive.txt")
 
 
 def v1_status(status) -> str:
@@ -35,8 +41,9 @@ def _intervals():
 
 
 def primary_log(log_files: dict) -> str | None:
-    """The log v1 would stream: the rank-0 user log (``user_logs/std_log*.txt``), else the legacy driver log."""
-    for prefix in ("user_logs/std_log", "azureml-logs/70_driver_log"):
+    """The log v1 would stream: the rank-0 user log (``user_logs/std_log*.txt``), the legacy driver log, or for a
+    sweep ``azureml-logs/hyperdrive.txt``."""
+    for prefix in _LOG_PREFIXES:
         names = [n for n in log_files if n.startswith(prefix)]
         if names:
             # "std_log.txt" < "std_log_process_0.txt" < "std_log_process_1.txt": fewest/lowest numbers first.
@@ -79,8 +86,8 @@ def wait_for_completion(run, show_output: bool, raise_on_error: bool) -> dict:
             details = run._history_details()
             status = v1_status(details.get("status"))
             if show_output:
-                _stream(run, details.get("logFiles") or {}, printer, final=status in TERMINAL_STATUSES)
-            if status in TERMINAL_STATUSES:
+                _stream(run, details.get("logFiles") or {}, printer, final=status in STOP_WAITING)
+            if status in STOP_WAITING:
                 break
             time.sleep(next(intervals))
     except KeyboardInterrupt:
@@ -90,6 +97,9 @@ def wait_for_completion(run, show_output: bool, raise_on_error: bool) -> dict:
     details = run._v1_details(details)
     if show_output:
         out.write(f"\nExecution Summary\n=================\nRunId: {run.id}\nWeb View: {run.get_portal_url()}\n\n")
+        if status not in TERMINAL_STATUSES:
+            out.write(f"The run is {status}; waiting stops here, as in azure-ai-ml. Check it in the studio, then "
+                      "call run.get_status() again later, or run.cancel().\n")
         out.flush()
     if status == "Failed":
         error = details.get("error") or {"error": {"message": "The run failed; see its logs (run.get_file_names())."}}

@@ -5,7 +5,7 @@ from __future__ import annotations
 from ...exceptions import ExperimentExecutionException
 from ...names import new_run_id
 from ...snapshot_guard import check_snapshot
-from .client import azure_errors, ml_client
+from .client import azure_errors, ml_client, readable
 
 
 def submit(spec, experiment):
@@ -27,7 +27,7 @@ def submit(spec, experiment):
             created = client.jobs.create_or_update(node, skip_validation=True)
     except MlException as err:
         raise ExperimentExecutionException(
-            f"Azure ML could not submit the run: {str(err).strip().splitlines()[0]}") from None
+            f"Azure ML could not submit the run: {readable(err)}") from None
     return CloudRun(experiment, created.name, job=created)
 
 

@@ -11,6 +11,7 @@ import yaml
 from ...exceptions import TrainingException, UserErrorException
 from ...job_runtime import INPUT_NAME, RUNTIME_DIR, ships_with_cloud_job
 from ...spec import EnvironmentSpec, JobSpec
+from . import sdk
 from .command_line import render_command
 
 logger = logging.getLogger(__name__)
@@ -26,10 +27,8 @@ def _azure_ml():
         raise UserErrorException(
             "azure-ai-ml is not installed; cloud jobs need it. Install it with: pip install 'acpt-estimator[azure]'"
         ) from None
-    # Noise for our users: "This is an experimental class" for several schemas, and a warning that an inline
-    # environment's name is not used (v2 registers inline environments anonymously, keyed by content).
-    logging.getLogger("azure.ai.ml._utils._experimental").setLevel(logging.ERROR)
-    logging.getLogger("azure.ai.ml._schema.assets.environment").setLevel(logging.ERROR)
+    # Noise for our users (v2 registers inline environments anonymously, keyed by content, so names are unused).
+    sdk.quiet_sdk_loggers()
     return ml
 
 
@@ -148,11 +147,11 @@ def to_command(spec: JobSpec, *, context_root: str | None = None, validate: bool
 
 def validate_command(node) -> None:
     """The node check and the job check catch different mistakes (undeclared ${{inputs.x}} only in the latter)."""
-    result = node._validate()
-    if not result.passed:
-        raise TrainingException(f"The translated v2 job is invalid: {result.error_messages}")
+    errors = sdk.node_errors(node)
+    if errors:
+        raise TrainingException(f"The translated v2 job is invalid: {errors[0]}")
     try:
-        node._to_job()._validate()
+        sdk.check_job(sdk.to_job(node))
     except Exception as err:  # the SDK raises its own ValidationException subclasses
         raise TrainingException(f"The translated v2 job is invalid: {err}") from None
 
@@ -162,14 +161,14 @@ def to_v2_job(config, *, experiment_name=None, tags=None, context_root=None, **o
     if hasattr(config, "_to_v2_job"):
         return config._to_v2_job(experiment_name=experiment_name, tags=tags, context_root=context_root)
     spec = config.to_job_spec(experiment_name=experiment_name, tags=tags, **overrides)
-    return to_command(spec, context_root=context_root)._to_job()
+    return sdk.to_job(to_command(spec, context_root=context_root))
 
 
 def job_to_yaml(job) -> str:
     """YAML accepted by ``az ml job create --file`` and ``azure.ai.ml.load_job``."""
     import json
 
-    data = json.loads(json.dumps(job._to_dict()))
+    data = json.loads(json.dumps(sdk.job_dict(job)))
     # azure-ai-ml 1.35 dumps a local folder input as 'azureml:/abs/path', which load_job then reads as an asset
     # id; write the folder itself (the job-runtime input is one).
     for name, item in (getattr(job, "inputs", None) or {}).items():

@@ -1,0 +1,38 @@
+"""The few private azure-ai-ml/azure-identity names we use, in one place (tests/unit/test_sdk_private.py checks them)."""
+
+from __future__ import annotations
+
+import logging
+
+# The azure-ai-ml release these names were read from; setup.cfg caps azure-ai-ml below the next minor release.
+TESTED_AZURE_AI_ML = "1.35"
+# "This is an experimental class" for several schemas, and "an inline environment's name is not used".
+NOISY_LOGGERS = ("azure.ai.ml._utils._experimental", "azure.ai.ml._schema.assets.environment")
+# azure-identity's multi-line "failed to retrieve a token" warning comes from this logger.
+CREDENTIAL_CHAIN_LOGGER = "azure.identity._credentials.chained"
+
+
+def quiet_sdk_loggers() -> None:
+    for name in NOISY_LOGGERS:
+        logging.getLogger(name).setLevel(logging.ERROR)
+
+
+def node_errors(node) -> list:
+    """The SDK's local checks of a Command/Sweep node (no public validate runs offline for nodes)."""
+    result = node._validate()
+    return [] if result.passed else [result.error_messages]
+
+
+def to_job(node):
+    """The standalone CommandJob/SweepJob of a node (what ``jobs.create_or_update`` would send)."""
+    return node._to_job()
+
+
+def check_job(job) -> None:
+    """The job-level check (it alone catches an undeclared ``${{inputs.x}}``); raises the SDK's exception."""
+    job._validate()
+
+
+def job_dict(job) -> dict:
+    """The job as the YAML-shaped dict that ``load_job`` and ``az ml job create`` read."""
+    return job._to_dict()
