@@ -14,14 +14,15 @@ import os
 import shutil
 import time
 
-from acpt_estimator.v1.core.run import check_log_value
 from .exceptions import UserErrorException
 from .paths import contained
+from .job_runtime._v1_records import (  # noqa: F401 - the engine's door to the one v1 record/shape module
+    EVENT, IMAGE, LIST, OBJECT, PROPERTY, ROW, SCALAR, TABLE, TAG, V1Logging, from_mlflow, hyperparameters_json,
+    latest, metric_history, plain, record, sort_records, to_mlflow, user_tags)
+from .job_runtime._v1_records import metrics as metrics_from_records  # noqa: F401
 
 RUN_DIR_VAR = "ACPT_ESTIMATOR_RUN_DIR"
 RUN_ID_VAR = "ACPT_ESTIMATOR_RUN_ID"
-SCALAR, LIST, ROW, TABLE, IMAGE, OBJECT, TAG, PROPERTY, EVENT = (
-    "metric", "list", "row", "table", "image", "object", "tag", "property", "event")
 
 
 TAGS_SUFFIX = ".tags.jsonl"  # tags, properties and events live apart, so reading them never scans metrics
@@ -42,29 +43,13 @@ class RecordWriter:
         now = max(time.time_ns() // 1000, self._last + 1)  # microseconds, strictly increasing
         self._last = now
         self._seq += 1
-        record = {"t": now, "s": self._seq, "w": self.writer, "k": kind, "n": name, "v": _plain(value)}
-        record.update({k: v for k, v in extra.items() if v is not None})
-        line = (json.dumps(record, default=str) + "\n").encode()
+        line = (json.dumps(record(kind, name, value, now, self.writer, self._seq, **extra), default=str) + "\n").encode()
         if self._fd is None or os.getpid() != self._pid:
             os.makedirs(os.path.dirname(self.path), exist_ok=True)
             self._fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
             self._pid = os.getpid()
         os.write(self._fd, line)
 
-
-def _plain(value):
-    """numpy/torch scalars become Python numbers; containers are converted item by item."""
-    if hasattr(value, "item") and callable(value.item) and getattr(value, "ndim", 0) == 0:
-        try:
-            return value.item()
-        except (TypeError, ValueError):
-            pass
-    if isinstance(value, dict):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple, range)) or (hasattr(value, "tolist") and callable(value.tolist)):
-        items = value.tolist() if hasattr(value, "tolist") else value
-        return [_plain(v) for v in items]
-    return value
 
 
 def read_records(folder: str, tags: bool = False) -> list[dict]:
@@ -81,54 +66,18 @@ def read_records(folder: str, tags: bool = False) -> list[dict]:
                     records.append(json.loads(line))
                 except ValueError:
                     continue  # a line cut short by a killed process; every complete one is kept
-    records.sort(key=lambda r: (r.get("t", 0), r.get("w", ""), r.get("s", 0)))
-    return records
+    return sort_records(records)
 
 
-def metrics_from_records(records, name=None) -> dict:
-    """v1 ``get_metrics``: once -> the value, repeated -> a list, rows/tables -> {column: [...]}."""
-    scalars, lists, tables, order = {}, {}, {}, {}  # order: a dict keeps first-seen order in O(1)
-    for rec in records:
-        kind, key, value = rec.get("k"), rec.get("n"), rec.get("v")
-        if kind not in (SCALAR, IMAGE, OBJECT, LIST, ROW, TABLE) or (name is not None and key != name):
-            continue
-        order.setdefault(key, None)
-        if kind in (SCALAR, IMAGE, OBJECT):
-            scalars.setdefault(key, []).append(value)
-        elif kind == LIST:
-            lists.setdefault(key, []).extend(value)
-        else:
-            columns = tables.setdefault(key, {})
-            for column, cell in value.items():
-                cells = columns.setdefault(column, [])
-                cells.extend(cell) if kind == TABLE else cells.append(cell)
-    result = {}
-    for key in order:
-        if key in tables:
-            result[key] = tables[key]
-        elif key in lists:
-            result[key] = lists[key]
-        else:
-            values = scalars[key]
-            result[key] = values[0] if len(values) == 1 else values
-    return result
 
 
-def latest(records, kind: str) -> dict:
-    """Tags or properties: the last value written for each key."""
-    values = {}
-    for rec in records:
-        if rec.get("k") == kind:
-            values[rec["n"]] = rec.get("v")
-    return values
-
-
-class RecordingRun:
+class RecordingRun(V1Logging):
     """v1's logging surface (``run.log``, ``tag``, ``upload_file``...) over a run folder.
 
     Subclasses provide ``_run_dir`` (the run folder) and ``_writer_name`` (``rank_<r>`` or ``driver``).
     """
 
+    _user_error = UserErrorException
     _run_dir: str
     _writer_name: str = "driver"
     _writer_obj = None
@@ -154,41 +103,19 @@ class RecordingRun:
     def _records(self, tags: bool = False) -> list[dict]:
         return read_records(os.path.join(self._run_dir, "metrics"), tags=tags)
 
-    # ---- metrics ------------------------------------------------------------------------------------
-    def log(self, name, value, description="", step=None):
-        check_log_value(name, value)
-        self._writer.write(SCALAR, name, value, step=step, d=description or None)
+    def _write_record(self, kind, name, value, **extra):
+        self._writer.write(kind, name, value, **extra)
 
-    def log_list(self, name, value, description=""):
-        self._writer.write(LIST, name, _plain(list(value)), d=description or None)
-
-    def log_row(self, name, description=None, **kwargs):
-        self._writer.write(ROW, name, kwargs, d=description or None)
-
-    def log_table(self, name, value, description=""):
-        if not isinstance(value, dict):
-            raise UserErrorException(f"run.log_table({name!r}, ...) needs a dict of columns, e.g. "
-                                     "{'epoch': [1, 2], 'loss': [0.5, 0.4]}; got a " + type(value).__name__ + ".")
-        self._writer.write(TABLE, name, {k: _plain(list(v)) for k, v in value.items()}, d=description or None)
-
-    def log_image(self, name, path=None, plot=None, description=""):
-        if (path is None) == (plot is None):
-            raise UserErrorException(f"run.log_image({name!r}) needs exactly one of path= and plot=.")
-        extension = os.path.splitext(str(path))[1] if path is not None else ".png"
-        artifact = f"{_safe_name(name)}_{int(time.time() * 1000)}{extension or '.png'}"
+    def _store_image(self, artifact, path=None, plot=None):
         target = os.path.join(self._files_dir, artifact)
         os.makedirs(self._files_dir, exist_ok=True)
         if path is not None:
             shutil.copyfile(path, target)
         else:
             plot.savefig(target)
-        self._writer.write(IMAGE, name, artifact, d=description or None)
-
-    def log_confusion_matrix(self, name, value, description=""):
-        self._writer.write(OBJECT, name, value, d=description or None)
 
     def get_metrics(self, name=None, recursive=False, run_type=None, populate=False) -> dict:
-        return metrics_from_records(self._records(), name)
+        return metrics_from_records(self._records(), name, run_id=getattr(self, "id", None))
 
     # ---- tags and properties ------------------------------------------------------------------------
     def tag(self, key, value=None):
@@ -254,10 +181,6 @@ class RecordingRun:
 
     def flush(self, timeout_seconds=300):
         return None
-
-
-def _safe_name(name) -> str:
-    return "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in str(name)) or "image"
 
 
 _job_run = None

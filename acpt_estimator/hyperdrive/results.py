@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..exceptions import UserErrorException
+from ..tracking import hyperparameters_json
 
 
 class HyperDriveResults:
@@ -28,9 +29,13 @@ class HyperDriveResults:
         """v1: ``{trial id: {metric: value or list}}``."""
         return {child.id: child.get_metrics(name) for child in self.get_children()}
 
+    def _hyperparameters_json(self, child):
+        params = self._hyperparameters_of(child)
+        return None if params is None else hyperparameters_json(params)
+
     def get_hyperparameters(self) -> dict:
-        """``{trial id: {parameter: sampled value}}``."""
-        return {child.id: self._hyperparameters_of(child) for child in self.get_children()}
+        """``{trial id: '{"parameter": sampled value}'}``: v1 gives each trial's values as a JSON string."""
+        return {child.id: self._hyperparameters_json(child) for child in self.get_children()}
 
     def _scored_children(self, include_failed=True, include_canceled=True):
         """(child, best primary value over all its logged values, status); v1 compares max or min per trial."""
@@ -60,5 +65,5 @@ class HyperDriveResults:
         with_metric = sorted((s for s in scored if s[1] is not None), key=lambda s: s[1], reverse=maximize != reverse)
         rows = with_metric + ([] if discard_no_metric else [s for s in scored if s[1] is None])
         rows = rows[:top] if top else rows
-        return [{"run_id": child.id, "hyperparameters": self._hyperparameters_of(child), "best_primary_metric": value,
+        return [{"run_id": child.id, "hyperparameters": self._hyperparameters_json(child), "best_primary_metric": value,
                  "status": status} for child, value, status in rows]

@@ -1,4 +1,4 @@
-"""The fake's run-history side: run details, children, metadata PATCH, log files, artifacts and MLflow metrics."""
+"""The fake's run-history side: run details, children, metadata PATCH, log files and artifacts."""
 
 from __future__ import annotations
 
@@ -78,31 +78,6 @@ class RunHistoryMixin:
         if file in job.logs:
             return 200, {}, "".join(line + "\n" for line in job.logs[file]).encode()
         return 200, {}, job.script.files[file]
-
-    # ---- MLflow (metrics) ---------------------------------------------------------------------------
-    def _metrics(self, name):
-        job = self.jobs.get(name)
-        return None if job is None else job.script.metrics
-
-    def mlflow_run(self, query, **_):
-        metrics = self._metrics(query.get("run_id") or query.get("run_uuid"))
-        if metrics is None:
-            return 404, {}, {"error_code": "RESOURCE_DOES_NOT_EXIST", "message": "Run not found"}
-        latest = [{"key": k, "value": v[-1], "timestamp": 1700000000000 + len(v), "step": len(v) - 1}
-                  for k, v in metrics.items()]
-        run_id = query.get("run_id")
-        return 200, {}, {"run": {"info": {"run_id": run_id, "run_uuid": run_id, "experiment_id": "1",
-                                          "status": "FINISHED", "start_time": 1700000000000,
-                                          "lifecycle_stage": "active", "user_id": "fake"},
-                                 "data": {"metrics": latest, "params": [], "tags": []}}}
-
-    def mlflow_history(self, query, **_):
-        metrics = self._metrics(query.get("run_id") or query.get("run_uuid"))
-        if metrics is None:
-            return 404, {}, {"error_code": "RESOURCE_DOES_NOT_EXIST", "message": "Run not found"}
-        values = metrics.get(query.get("metric_key"), [])
-        return 200, {}, {"metrics": [{"key": query["metric_key"], "value": v, "timestamp": 1700000000000 + i,
-                                      "step": i} for i, v in enumerate(values)]}
 
 
 def _compute_name(body: dict) -> str:

@@ -12,10 +12,12 @@ import attrs
 
 from .blobs import BlobStore
 from .history import TERMINAL, RunHistoryMixin, _arm_error, _not_found
+from .mlflow_api import MlflowMixin
 
 _WS = (r"/subscriptions/(?P<sub>[^/]+)/resourceGroups/(?P<rg>[^/]+)/providers/Microsoft\.MachineLearningServices"
        r"/workspaces/(?P<ws>[^/]+)")
 _HISTORY, _ARTIFACTS = r"/history/v1\.0" + _WS, r"/artifact/v2\.0" + _WS + r"/artifacts"
+_MLFLOW = r"/mlflow/v2\.0" + _WS + r"/api/2\.0/mlflow"
 
 
 @attrs.define
@@ -39,6 +41,7 @@ class FakeJob:
     canceled: bool = False
     parent: str | None = None
     created: float = attrs.Factory(time.time)
+    mlflow: dict | None = None  # {"metrics": {key: [(value, step, ms)]}, "tags": {...}}, made on first use
 
     @property
     def logs(self) -> dict:
@@ -71,7 +74,7 @@ class FakeJob:
         return lines[: len(lines) // 2] if status == "Running" else []
 
 
-class FakeState(RunHistoryMixin):
+class FakeState(RunHistoryMixin, MlflowMixin):
     """All resources of one fake workspace; ``dispatch`` answers one request."""
 
     def __init__(self, subscription_id: str, resource_group: str, workspace_name: str):
@@ -115,8 +118,11 @@ class FakeState(RunHistoryMixin):
             ("GET", _ARTIFACTS + r"/ExperimentRun/dcid\.(?P<name>[^/]+)", self.list_artifacts),
             ("GET", _ARTIFACTS + r"/contentinfo/ExperimentRun/dcid\.(?P<name>[^/]+)/(?P<file>.+)", self.artifact_info),
             ("GET", r"/artifactcontent/(?P<name>[^/]+)/(?P<file>.+)", self.artifact_content),
-            ("GET", r"/mlflow/v1\.0" + _WS + r"/api/2\.0/mlflow/runs/get", self.mlflow_run),
-            ("GET", r"/mlflow/v1\.0" + _WS + r"/api/2\.0/mlflow/metrics/get-history", self.mlflow_history),
+            ("GET", _MLFLOW + r"/runs/get", self.mlflow_run),
+            ("GET", _MLFLOW + r"/metrics/get-history", self.mlflow_history),
+            ("POST", _MLFLOW + r"/runs/log-metric", self.mlflow_log_metric),
+            ("POST", _MLFLOW + r"/runs/set-tag", self.mlflow_set_tag),
+            ("POST", _MLFLOW + r"/runs/log-batch", self.mlflow_log_batch),
             ("GET", _WS + r"/computes/(?P<name>[^/]+)", self.get_compute),
             ("PUT", _WS + r"/computes/(?P<name>[^/]+)", self.put_compute),
             ("DELETE", _WS + r"/computes/(?P<name>[^/]+)", self.delete_compute),
@@ -137,6 +143,9 @@ class FakeState(RunHistoryMixin):
     def dispatch(self, method, path, query, headers, body):
         if path.startswith("/blob/"):
             return self.blobs.handle(method, path[len("/blob/"):], query, headers, body)
+        if path.startswith("/mlflow-artifacts/") and method == "PUT":
+            name, _, file = path[len("/mlflow-artifacts/"):].partition("/")
+            return self.mlflow_put_artifact(name, file, body)
         for route_method, pattern, func in self._routes:
             match = pattern.match(path)
             if match and route_method == method:
@@ -238,8 +247,10 @@ class FakeState(RunHistoryMixin):
             compute = (props.get("trial") or {}).get("computeId") or props.get("computeId")
             child_body = {"properties": {"jobType": "Command", "experimentName": props.get("experimentName"),
                                          "computeId": compute,
-                                         "tags": {}, "properties": {"hyperparameters": json.dumps(params)}}}
+                                         "tags": {}, "properties": {}}}
             child = f"{name}_{index}"
+            # The service records each trial's hyperparameters as a tag of the sweep run, keyed by the trial.
+            body["properties"].setdefault("tags", {})[child] = json.dumps(params)
             self.jobs[child] = FakeJob(child, child_body, child_script, parent=name)
         return 201, {}, self._job_resource(self.jobs[name])
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import time
 
@@ -59,7 +60,7 @@ def test_grid_sweep_with_bandit_ends_dominated_trials_and_finds_the_optimum(expe
 
     best = hd_run.get_best_run_by_primary_metric()
     assert best_of(best) == max(best_of(c) for c in children)
-    assert hd_run.get_hyperparameters()[best.id] == {"quality": 0.8}
+    assert hd_run.get_hyperparameters()[best.id] == '{"quality": 0.8}'  # v1: a JSON string
     rows = hd_run.get_children_sorted_by_primary_metric(top=3)
     assert rows[0]["run_id"] == best.id and rows[0]["best_primary_metric"] == pytest.approx(0.8)
     model = best.register_model("sweep-best", model_path="outputs/model.txt")
@@ -87,7 +88,7 @@ def test_random_sweep_passes_sampled_values_and_can_be_canceled(experiment):
     logged = [c for c in children if c.get_metrics("accuracy")]
     assert logged, "no trial logged before the cancel"
     for child in logged:
-        quality = hd_run.get_hyperparameters()[child.id]["quality"]
+        quality = json.loads(hd_run.get_hyperparameters()[child.id])["quality"]
         assert 0.2 <= quality <= 0.4
         first = child.get_metrics("accuracy")["accuracy"]
         first = first[0] if isinstance(first, list) else first

@@ -179,8 +179,9 @@ class Services:
         self._api = discovery["api"].rstrip("/")
         host = self._api.split("://", 1)[1]
         tracking = entity.mlflow_tracking_uri or f"azureml://{host}/mlflow/v1.0{self.workspace.arm_id}"
-        # azureml-mlflow would map azureml:// to https://; we talk to the same REST API without the plugin.
-        self._mlflow = "https://" + tracking.split("://", 1)[1].rstrip("/")
+        # azureml-mlflow maps azureml:// to https:// and, for MLflow >= 2, /mlflow/v1.0 to /mlflow/v2.0
+        # (azureml/mlflow/_store/azureml_reststore.py, get_host_credentials): the same REST API, no plugin.
+        self._mlflow = "https://" + tracking.split("://", 1)[1].rstrip("/").replace("/mlflow/v1.0/", "/mlflow/v2.0/")
 
     @property
     def api(self) -> str:

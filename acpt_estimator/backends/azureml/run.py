@@ -6,7 +6,8 @@ import os
 
 from ...exceptions import ModelPathNotFoundException, UserErrorException
 from acpt_estimator.v1.core.run import Run
-from . import run_files, stream
+from ...tracking import metrics_from_records, user_tags
+from . import run_files, run_metrics, stream
 from .client import azure_errors, ml_client, services
 
 
@@ -85,7 +86,16 @@ class CloudRun(Run):
         return details
 
     def get_metrics(self, name=None, recursive=False, run_type=None, populate=False) -> dict:
-        return run_files.metrics(self._workspace, self._id, name)
+        records, _ = run_metrics.read(self._workspace, self._id, name)
+        return metrics_from_records(records, name, run_id=self._id)
+
+    # ---- the driver's log_* calls (V1Logging) land in the job's MLflow run, in the in-job Run's form ----
+    _writer = None
+
+    def _write_record(self, kind, name, value, step=None, **_):
+        if self._writer is None:
+            self._writer = run_metrics.Writer(self._workspace, self._id)
+        self._writer.write(kind, name, value, step=step)
 
     def get_file_names(self) -> list:
         return run_files.list_files(self._workspace, self._id)
@@ -158,14 +168,14 @@ class CloudRun(Run):
     @property
     def tags(self) -> dict:
         """Cached like v1; ``get_tags()`` fetches fresh values."""
-        return dict(getattr(self._job, "tags", None) or {})
+        return user_tags(getattr(self._job, "tags", None))
 
     @property
     def properties(self) -> dict:
         return dict(getattr(self._job, "properties", None) or {})
 
     def get_tags(self) -> dict:
-        return dict(self._refresh().tags or {})
+        return user_tags(self._refresh().tags)
 
     def tag(self, key, value=None) -> None:
         self.set_tags({key: "" if value is None else value})

@@ -43,5 +43,10 @@ class CloudHyperDriveRun(HyperDriveResults, CloudRun):
         return iter(runs)
 
     def _hyperparameters_of(self, child):
-        """The sampled values, as the service recorded them on the trial (properties or tags)."""
-        return child.properties.get("hyperparameters") or child.tags.get("hyperparameters")
+        """The sampled values (a JSON string, as v1 returned it): the service records them as tags of the sweep
+        run, one per trial, keyed by the trial's id (``<sweep>_<n>``)."""
+        if self._parent_tags is None or child.id not in self._parent_tags:
+            self._parent_tags = self.get_tags()
+        return self._parent_tags.get(child.id)
+
+    _parent_tags = None

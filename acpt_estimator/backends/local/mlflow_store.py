@@ -109,41 +109,30 @@ def set_tags(folder: str, tags: dict) -> None:
 
 
 def export_records(folder: str, records, tag_records=()) -> list[str]:
-    """Copy v1 records into the MLflow run: numbers as metrics, strings as tags. Returns the metric keys."""
-    from ...tracking import IMAGE, LIST, ROW, SCALAR, TABLE, TAG, latest
+    """Copy v1 records into the MLflow run in the one MLflow form (``job_runtime/_v1_records.py``): numbers as
+    metrics, everything MLflow has no type for as record tags, so a reader rebuilds v1's shapes. Returns the
+    metric keys."""
+    from ...tracking import TAG, latest, to_mlflow
 
     series: dict = {}
-    strings = {}
+    tags = {}
     for rec in records:
-        kind, name, value, ms = rec.get("k"), rec.get("n"), rec.get("v"), rec.get("t", 0) // 1000
-        if kind in (SCALAR, IMAGE):
-            if _numeric(value):
-                points = series.setdefault(safe_key(name), [])
-                points.append((ms, float(value), rec.get("step", len(points))))
-            else:
-                strings[safe_key(name)] = value
-        elif kind == LIST:
-            for step, item in enumerate(value):
-                if _numeric(item):
-                    series.setdefault(safe_key(name), []).append((ms, float(item), step))
-        elif kind in (ROW, TABLE):
-            for column, cells in value.items():
-                cells = cells if kind == TABLE else [cells]
-                points = series.setdefault(safe_key(f"{name}/{column}"), [])
-                for cell in cells:
-                    if _numeric(cell):
-                        points.append((ms, float(cell), len(points)))
+        metric, extra = to_mlflow(rec)
+        tags.update(extra)
+        if metric is not None:
+            key, value, step, ms = metric
+            series.setdefault(safe_key(key), []).append((ms, value, step))
     for key, points in series.items():
         path = os.path.join(folder, "metrics", *key.split("/"))
         os.makedirs(os.path.dirname(path), exist_ok=True)
         with open(path, "a", encoding="utf-8") as handle:
             handle.write("".join(f"{ms} {_number(v)} {step}\n" for ms, v, step in points))
-    set_tags(folder, {**strings, **latest(tag_records, TAG)})
+    set_tags(folder, {**tags, **latest(tag_records, TAG)})
     return sorted(series)
 
 
 def read_metrics(folder: str, skip=()) -> dict:
-    """{key: [values]} of metrics logged straight through MLflow (keys in ``skip`` left out)."""
+    """{key: [(value, step, timestamp ms)]} of metrics logged straight through MLflow (keys in ``skip`` left out)."""
     root = os.path.join(folder, "metrics")
     found = {}
     for dirpath, _, names in os.walk(root):
@@ -153,13 +142,8 @@ def read_metrics(folder: str, skip=()) -> dict:
                 continue
             with open(os.path.join(dirpath, name), encoding="utf-8") as handle:
                 rows = [line.split() for line in handle if line.strip()]
-            rows.sort(key=lambda r: int(r[0]))
-            found[key] = [float(r[1]) for r in rows]
+            found[key] = [(float(r[1]), int(r[2]) if len(r) > 2 else 0, int(r[0])) for r in rows]
     return found
-
-
-def _numeric(value) -> bool:
-    return isinstance(value, (int, float))  # bools included, as 0/1
 
 
 def _number(value: float) -> str:

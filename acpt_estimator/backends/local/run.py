@@ -14,7 +14,7 @@ from pathlib import Path
 from ...exceptions import ActivityFailedException, UserErrorException
 from acpt_estimator.v1.core.run import TERMINAL_STATUSES, Run
 from ...paths import contained
-from ...tracking import RecordingRun, metrics_from_records
+from ...tracking import RecordingRun, from_mlflow, metrics_from_records, sort_records
 from . import models, procs
 from .store import RunPaths, read_json, utc_iso, write_json
 
@@ -207,25 +207,21 @@ class LocalRun(RecordingRun, Run):
 
     # ---- metrics from MLflow too --------------------------------------------------------------------
     def get_metrics(self, name=None, recursive=False, run_type=None, populate=False) -> dict:
-        metrics = metrics_from_records(self._records(), name)
-        metrics.update({k: v for k, v in self._mlflow_metrics().items()
-                        if k not in metrics and (name is None or k == name)})
-        return metrics
+        return metrics_from_records(sort_records(self._records() + self._mlflow_records()), name, run_id=self.id)
 
-    def _mlflow_metrics(self) -> dict:
-        """Metrics a script logged with mlflow.log_metric (not through run.log): v1 shape as well."""
+    def _mlflow_records(self) -> list:
+        """Metrics a script logged with mlflow.log_metric (not through run.log), as records."""
         from . import mlflow_store
 
         mlflow = self._record().get("mlflow") or {}
         if not mlflow.get("experimentId"):
-            return {}
+            return []
         folder = mlflow_store.run_folder(self._paths.home, mlflow["experimentId"], self.id)
         try:
             exported = set(read_json(os.path.join(self._paths.metrics, "mlflow_exported.json")))
         except (OSError, ValueError):
             exported = set()
-        found = mlflow_store.read_metrics(folder, skip=exported)
-        return {k: v[0] if len(v) == 1 else v for k, v in found.items()}
+        return from_mlflow(mlflow_store.read_metrics(folder, skip=exported), {})
 
     # ---- files --------------------------------------------------------------------------------------
     def get_file_names(self) -> list:

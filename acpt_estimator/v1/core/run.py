@@ -6,12 +6,15 @@ import abc
 import uuid
 
 from acpt_estimator.exceptions import RunEnvironmentException, UserErrorException
+from acpt_estimator.tracking import V1Logging
 
 TERMINAL_STATUSES = ("Completed", "Failed", "Canceled")
 
 
-class Run(abc.ABC):
+class Run(V1Logging, abc.ABC):
     """What ``exp.submit`` returns; the v1 methods drivers call. LocalRun and CloudRun implement it."""
+
+    _user_error = UserErrorException
 
     @classmethod
     def get_context(cls, allow_offline=True, used_for_context_manager=False, **kwargs):
@@ -79,14 +82,6 @@ class Run(abc.ABC):
         return f"Run(Experiment: {name},\nId: {self.id},\nType: {self.type},\nStatus: {self.get_status()})"
 
     __repr__ = __str__
-
-
-def check_log_value(name, value) -> None:
-    """v1 refuses lists in ``run.log``; ``run.log_list`` takes them."""
-    if isinstance(value, (list, tuple, range)) or hasattr(value, "__next__"):
-        raise UserErrorException(
-            f"run.log does not support list type. Use run.log_list instead. (metric {name!r} got a "
-            f"{type(value).__name__}; call run.log_list({name!r}, values).)")
 
 
 class _OfflineRun:

@@ -6,9 +6,12 @@ Azure ML v2 sets MLFLOW_TRACKING_URI and MLFLOW_RUN_ID in the job, so metrics la
 
 from __future__ import annotations
 
-import numbers
+import importlib.util
 import os
+import shutil
 import sys
+import tempfile
+import time
 import uuid
 
 _context = None
@@ -28,58 +31,70 @@ class _Named:
         self.__dict__.update(fields)
 
 
-class MlflowRun:
-    """What v1 training scripts call on ``Run.get_context()``, mapped as the v1->MLflow migration guide says."""
+def _records_module():
+    """The one v1 record/shape module, loaded by path: it sits at the top of the job runtime folder."""
+    name = "acpt_job_runtime_v1_records"
+    if name not in sys.modules:
+        path = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+                            "_v1_records.py")
+        spec = importlib.util.spec_from_file_location(name, path)
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+    return sys.modules[name]
+
+
+class MlflowRun(_records_module().V1Logging):
+    """What v1 training scripts call on ``Run.get_context()``: v1 records written in their MLflow form (numbers as
+    metrics, the rest as record tags; see ``_v1_records.py``), read back with v1's shapes."""
 
     def __init__(self, mlflow):
         self._mlflow = mlflow
         self._client = mlflow.MlflowClient()
         self._run_id = os.environ["MLFLOW_RUN_ID"]
         self.id = os.environ.get("AZUREML_RUN_ID") or self._run_id
+        self._records = _records_module()
+        self._user_error = TypeError  # what the v1 in-job run raised for a list passed to run.log
+        rank = os.environ.get("RANK") or os.environ.get("OMPI_COMM_WORLD_RANK") or os.environ.get("PMI_RANK") or "0"
+        self._writer = f"rank_{rank}-{os.getpid()}"  # the pid keeps two processes of one rank apart
+        self._seq = 0
+        self._last = 0
         self._steps = {}
+        self._markers = set()
         workspace = _Named(os.environ.get("AZUREML_ARM_WORKSPACE_NAME"),
                            subscription_id=os.environ.get("AZUREML_ARM_SUBSCRIPTION"),
                            resource_group=os.environ.get("AZUREML_ARM_RESOURCEGROUP"))
         self.experiment = _Named(os.environ.get("AZUREML_ARM_PROJECT_NAME") or os.environ.get("MLFLOW_EXPERIMENT_NAME"),
                                  workspace=workspace)
 
-    # ---- metrics ------------------------------------------------------------------------------------
-    def _metric(self, name, value):
-        step = self._steps.get(name, 0)
-        self._steps[name] = step + 1  # v1 keeps every value: each call is the next step of the series
-        self._client.log_metric(self._run_id, name, float(value), step=step)
+    # ---- records: V1Logging turns the log_* calls into records --------------------------------------
+    def _write_record(self, kind, name, value, step=None, **_):
+        now = max(time.time_ns() // 1000, self._last + 1000)  # MLflow keeps milliseconds: keep points apart
+        self._last = now
+        self._seq += 1
+        if step is None and kind == self._records.SCALAR:
+            step = self._steps.get(name, 0)  # v1 keeps every value: each call is the next step of the series
+            self._steps[name] = step + 1
+        metric, tags = self._records.to_mlflow(self._records.record(kind, name, value, now, self._writer,
+                                                                    self._seq, step=step))
+        if metric is not None:
+            key, number, step, ms = metric
+            self._client.log_metric(self._run_id, key, number, timestamp=ms, step=step)
+        for key, text in tags.items():
+            if key in self._markers:
+                continue
+            self._client.set_tag(self._run_id, key, text)
+            if key.startswith(self._records.INT_TAG):
+                self._markers.add(key)  # a marker is set once per process
 
-    def log(self, name, value, description="", step=None):
-        if isinstance(value, (list, tuple, range)):
-            raise TypeError("run.log does not support list type. Use run.log_list instead.")
-        if isinstance(value, bool) or isinstance(value, numbers.Number) or hasattr(value, "item"):
-            value = value.item() if hasattr(value, "item") else value
-            if step is not None:
-                self._client.log_metric(self._run_id, name, float(value), step=int(step))
+    def _store_image(self, artifact, path=None, plot=None):
+        with tempfile.TemporaryDirectory() as folder:
+            local = os.path.join(folder, artifact)
+            if path is not None:
+                shutil.copyfile(path, local)
             else:
-                self._metric(name, value)
-        else:
-            # MLflow metrics are numeric; v1 scripts also log strings: keep the latest as a tag.
-            self._client.set_tag(self._run_id, name, str(value))
-
-    def log_list(self, name, value, description=""):
-        for item in value:
-            self._metric(name, item)
-
-    def log_row(self, name, description=None, **kwargs):
-        for column, value in kwargs.items():
-            self._metric(f"{name}.{column}", value)
-
-    def log_table(self, name, value, description=""):
-        self._client.log_dict(self._run_id, dict(value), f"tables/{name}.json")
-
-    def log_image(self, name, path=None, plot=None, description=""):
-        if (path is None) == (plot is None):
-            raise ValueError("log_image needs exactly one of path and plot.")
-        if path is not None:
-            self._client.log_artifact(self._run_id, path, "images")
-        else:
-            self._client.log_figure(self._run_id, plot, f"images/{name}.png")
+                plot.savefig(local)
+            self._client.log_artifact(self._run_id, local)
 
     # ---- tags, files, status ------------------------------------------------------------------------
     def tag(self, key, value=None):
@@ -118,12 +133,13 @@ class MlflowRun:
 
     def get_metrics(self, name=None, recursive=False, run_type=None, populate=False):
         run = self._client.get_run(self._run_id)
-        result = {}
+        histories = {}
         for key in run.data.metrics:
             if name is None or key == name:
-                values = [m.value for m in self._client.get_metric_history(self._run_id, key)]
-                result[key] = values[0] if len(values) == 1 else values
-        return result
+                # the store behind MlflowClient: its get_metric_history pages, the client's does not
+                histories[key] = self._records.metric_history(self._client._tracking_client.store, self._run_id, key)
+        records = self._records.from_mlflow(histories, run.data.tags)
+        return self._records.metrics(records, name, run_id=self.id)
 
 
 class OfflineRun:

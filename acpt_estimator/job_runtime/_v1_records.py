@@ -1,0 +1,222 @@
+"""v1 run semantics written once: records (what a backend stores) in, v1's shapes (get_metrics, tags, ...) out.
+
+A record is ``{"t": microseconds, "w": writer, "s": sequence, "k": kind, "n": name, "v": value}``. The local
+store keeps records as JSON lines; MLflow (cloud runs, the in-job Run, local ``mlflow ui``) keeps numbers as metrics
+and every value MLflow has no type for (strings, bools, lists, rows, tables, images, objects, odd names) as run
+tags ``acpt.v1/<writer>/<seq>.<chunk>`` holding the record's JSON, split into chunks of ``CHUNK`` characters.
+Ships with jobs (standard library only) and is imported by acpt_estimator, so there is no second copy.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import re
+import time
+
+SCALAR, LIST, ROW, TABLE, IMAGE, OBJECT, TAG, PROPERTY, EVENT = (
+    "metric", "list", "row", "table", "image", "object", "tag", "property", "event")
+METRIC_KINDS = (SCALAR, IMAGE, OBJECT, LIST, ROW, TABLE)
+RECORD_TAG = "acpt.v1/"  # one tag per record MLflow cannot hold as a metric
+INT_TAG = "acpt.v1.int/"  # marks a metric logged as Python ints, so it reads back as ints
+CHUNK = 4000  # tag values stay well under the service's limit (MLflow allows 8000)
+_SAFE_KEY = re.compile(r"^[\w\-. :/]{1,250}$")
+
+
+def plain(value):
+    """numpy/torch scalars become Python numbers; containers are converted item by item."""
+    if hasattr(value, "item") and callable(value.item) and getattr(value, "ndim", 0) == 0:
+        try:
+            return value.item()
+        except (TypeError, ValueError):
+            pass
+    if isinstance(value, dict):
+        return {str(k): plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple, range)) or (hasattr(value, "tolist") and callable(value.tolist)):
+        items = value.tolist() if hasattr(value, "tolist") else value
+        return [plain(v) for v in items]
+    return value
+
+
+def log_value_error(name, value):
+    """v1 refuses lists in ``run.log`` (``run.log_list`` takes them); the message, or None when the value is fine."""
+    if isinstance(value, (list, tuple, range)) or hasattr(value, "__next__"):
+        return (f"run.log does not support list type. Use run.log_list instead. (metric {name!r} got a "
+                f"{type(value).__name__}; call run.log_list({name!r}, values).)")
+    return None
+
+
+def table_error(name, value):
+    if not isinstance(value, dict):
+        return (f"run.log_table({name!r}, ...) needs a dict of columns, e.g. {{'epoch': [1, 2], 'loss': [0.5, 0.4]}}; "
+                f"got a {type(value).__name__}.")
+    return None
+
+
+def image_artifact(name, path=None) -> str:
+    """Where ``log_image`` keeps the picture among the run's files (v1: the name and a millisecond time)."""
+    safe = "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in str(name)) or "image"
+    extension = (os.path.splitext(str(path))[1] if path is not None else "") or ".png"
+    return f"{safe}_{int(time.time() * 1000)}{extension}"
+
+
+def record(kind, name, value, t, writer="", seq=0, **extra) -> dict:
+    rec = {"t": t, "s": seq, "w": writer, "k": kind, "n": name, "v": plain(value)}
+    rec.update({k: v for k, v in extra.items() if v is not None})
+    return rec
+
+
+def sort_records(records) -> list:
+    """Records of one writer keep their order; writers are merged by time."""
+    return sorted(records, key=lambda r: (r.get("t", 0), r.get("w", ""), r.get("s", 0)))
+
+
+class V1Logging:
+    """v1's ``log_*`` calls as records; a backend stores them (``_write_record``) and images (``_store_image``)."""
+
+    _user_error = ValueError  # acpt_estimator raises its UserErrorException
+
+    def _write_record(self, kind: str, name, value, **extra) -> None:
+        raise NotImplementedError
+
+    def _store_image(self, artifact: str, path=None, plot=None) -> None:
+        raise NotImplementedError
+
+    def log(self, name, value, description="", step=None):
+        error = log_value_error(name, value)
+        if error:
+            raise self._user_error(error)
+        self._write_record(SCALAR, name, value, step=step, d=description or None)
+
+    def log_list(self, name, value, description=""):
+        self._write_record(LIST, name, plain(list(value)), d=description or None)
+
+    def log_row(self, name, description=None, **kwargs):
+        self._write_record(ROW, name, kwargs, d=description or None)
+
+    def log_table(self, name, value, description=""):
+        error = table_error(name, value)
+        if error:
+            raise self._user_error(error)
+        self._write_record(TABLE, name, {k: plain(list(v)) for k, v in value.items()}, d=description or None)
+
+    def log_image(self, name, path=None, plot=None, description=""):
+        if (path is None) == (plot is None):
+            raise self._user_error(f"run.log_image({name!r}) needs exactly one of path= and plot=.")
+        artifact = image_artifact(name, path)
+        self._store_image(artifact, path, plot)
+        self._write_record(IMAGE, name, artifact, d=description or None)
+
+    def log_confusion_matrix(self, name, value, description=""):
+        self._write_record(OBJECT, name, value, d=description or None)
+
+    log_accuracy_table = log_predictions = log_residuals = log_confusion_matrix  # v1 stores each as a JSON object
+
+
+# ---- v1 shapes -----------------------------------------------------------------------------------------
+def metrics(records, name=None, run_id=None) -> dict:
+    """v1 ``get_metrics``: logged once -> the value, repeated -> a list, ``log_list`` -> a list, rows/tables ->
+    ``{column: [...]}``, images -> their ``aml://artifactId/...`` path, strings kept."""
+    scalars, lists, tables, order = {}, {}, {}, {}  # order: a dict keeps first-seen order in O(1)
+    for rec in records:
+        kind, key, value = rec.get("k"), rec.get("n"), rec.get("v")
+        if kind not in METRIC_KINDS or (name is not None and key != name):
+            continue
+        order.setdefault(key, None)
+        if kind == IMAGE:
+            scalars.setdefault(key, []).append(f"aml://artifactId/ExperimentRun/dcid.{run_id}/{value}"
+                                               if run_id else value)
+        elif kind in (SCALAR, OBJECT):
+            scalars.setdefault(key, []).append(value)
+        elif kind == LIST:
+            lists.setdefault(key, []).extend(value)
+        else:
+            columns = tables.setdefault(key, {})
+            for column, cell in value.items():
+                cells = columns.setdefault(column, [])
+                cells.extend(cell) if kind == TABLE else cells.append(cell)
+    result = {}
+    for key in order:
+        if key in tables:
+            result[key] = tables[key]
+        elif key in lists:
+            result[key] = lists[key]
+        else:
+            values = scalars[key]
+            result[key] = values[0] if len(values) == 1 else values
+    return result
+
+
+def latest(records, kind: str) -> dict:
+    """Tags or properties: the last value written for each key."""
+    values = {}
+    for rec in records:
+        if rec.get("k") == kind:
+            values[rec["n"]] = rec.get("v")
+    return values
+
+
+def user_tags(tags: dict) -> dict:
+    """A run's tags without the ones that carry records."""
+    return {k: v for k, v in (tags or {}).items() if not str(k).startswith((RECORD_TAG, INT_TAG))}
+
+
+def hyperparameters_json(params) -> str:
+    """v1's ``get_hyperparameters()`` value for one trial: the JSON string the service stored."""
+    return params if isinstance(params, str) else json.dumps(params)
+
+
+# ---- the MLflow form -----------------------------------------------------------------------------------
+def metric_key_ok(name) -> bool:
+    return isinstance(name, str) and bool(_SAFE_KEY.match(name)) and ".." not in name and not name.startswith("/")
+
+
+def to_mlflow(rec: dict):
+    """(metric or None, tags) for one record: ``metric`` is (key, float, step, timestamp ms)."""
+    kind, name, value = rec["k"], rec["n"], rec.get("v")
+    numeric = isinstance(value, (int, float)) and not isinstance(value, bool)
+    if kind == SCALAR and numeric and metric_key_ok(name):
+        tags = {INT_TAG + name: "1"} if isinstance(value, int) else {}
+        return (name, float(value), int(rec.get("step", rec.get("s", 0))), rec["t"] // 1000), tags
+    text = json.dumps({k: rec[k] for k in ("t", "k", "n", "v") if k in rec}, separators=(",", ":"), default=str)
+    base = f"{RECORD_TAG}{rec.get('w') or 'driver'}/{rec.get('s', 0)}"
+    return None, {f"{base}.{i // CHUNK}": text[i:i + CHUNK] for i in range(0, len(text), CHUNK)}
+
+
+def metric_history(store, run_id: str, key: str, page: int = 1000) -> list:
+    """[(value, step, timestamp ms)] of one metric from an MLflow store, following every page
+    (``max_results``/``next_page_token``): the service answers long series in pages."""
+    points, token = [], None
+    while True:
+        found = store.get_metric_history(run_id, key, max_results=page, page_token=token)
+        points.extend((m.value, m.step, m.timestamp) for m in found)
+        token = getattr(found, "token", None)
+        if not token:
+            return points
+
+
+def from_mlflow(histories: dict, tags: dict) -> list:
+    """Records back from MLflow: ``histories`` is {key: [(value, step, timestamp ms)]}, ``tags`` the run's tags."""
+    records = []
+    ints = {k[len(INT_TAG):] for k in tags if k.startswith(INT_TAG)}
+    for key, points in histories.items():
+        for value, step, ms in points:
+            if key in ints and math.isfinite(value):
+                value = int(value)
+            records.append({"t": ms * 1000, "s": step, "w": "", "k": SCALAR, "n": key, "v": value})
+    chunks: dict = {}
+    for key, text in tags.items():
+        if key.startswith(RECORD_TAG):
+            base, _, index = key.rpartition(".")
+            if index.isdigit():
+                chunks.setdefault(base, {})[int(index)] = text
+    for base, parts in chunks.items():
+        try:
+            rec = json.loads("".join(parts[i] for i in range(len(parts))))
+        except (KeyError, ValueError):
+            continue  # a record whose chunks did not all arrive: the others are kept
+        writer, _, seq = base[len(RECORD_TAG):].rpartition("/")
+        rec.update(w=writer, s=int(seq) if seq.isdigit() else 0)
+        records.append(rec)
+    return sort_records(records)
