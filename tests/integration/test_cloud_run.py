@@ -85,6 +85,25 @@ def test_get_metrics_has_v1_scalar_and_list_semantics(submit):
     assert run.get_metrics("lr") == {"lr": 0.01} and run.get_metrics("nope") == {}
 
 
+def test_a_long_metric_history_comes_back_whole_across_pages(submit, fake_aml):
+    fake_aml.state.history_page_size = 4  # the service caps each page, whatever max_results asks for
+    run = submit(JobScript(metrics={"loss": [float(i) for i in range(10)]}))
+    assert run.get_metrics("loss") == {"loss": [float(i) for i in range(10)]}
+    pages = fake_aml.calls("GET", r"/metrics/get-history$")
+    assert len(pages) == 3 and all(c.path.startswith("/mlflow/v2.0/subscriptions/") for c in pages)
+    assert [c.query.get("page_token") for c in pages] == [None, "4", "8"]
+
+
+def test_the_driver_logs_to_a_cloud_run_like_the_job_does(submit):
+    run = submit(JobScript(metrics={}))
+    run.log("from_driver", 0.5)
+    run.log("note", "checked by hand")
+    run.log_list("curve", [1])
+    run.log_row("rows", epoch=1, acc=0.5)
+    assert run.get_metrics() == {"from_driver": 0.5, "note": "checked by hand", "curve": [1],
+                                 "rows": {"epoch": [1], "acc": [0.5]}}
+
+
 def test_files_can_be_listed_and_downloaded(submit, tmp_path):
     run = submit(JobScript(files={"outputs/model.pt": b"weights", "outputs/logs/events.txt": b"e",
                                   "logs/tb/run1": b"tb"}))
