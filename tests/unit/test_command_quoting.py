@@ -51,3 +51,16 @@ def test_v1_variables_expand_in_the_job():
                   script_params={"--rank": "$AZ_BATCHAI_TASK_INDEX", "--url": "tcp://${MASTER_ADDR}:6105"})
     command = render_argv(est.to_job_spec()).replace("python x.py", "python 'x.py'")
     assert bash_argv(command) == ["--rank", "3", "--url", "tcp://10.0.0.4:6105"]
+
+
+def test_outputs_and_logs_exist_before_the_script_starts(tmp_path):
+    """v1 jobs found ./outputs and ./logs; the v2 command creates them before the program runs."""
+    est = PyTorch(SRC, compute_target="c", entry_script="x.py")
+    command = render_command(est.to_job_spec())
+    code = "import os; print(os.path.isdir('outputs'), os.path.isdir('logs'))"
+    probe = f"{sys.executable} -c {json.dumps(code)}"
+    lines = command.splitlines()
+    lines[-1] = probe  # the program: replaced by one that reports what it finds
+    program = "\n".join(line for line in lines if "inputs.acpt_job_runtime" not in line)
+    out = subprocess.run(["bash", "-c", program], capture_output=True, text=True, env=ENV, cwd=tmp_path, check=True)
+    assert out.stdout.split() == ["True", "True"]

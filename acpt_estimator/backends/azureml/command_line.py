@@ -18,6 +18,9 @@ V1_ERA_PREAMBLE = (
 )
 # The job-runtime folder (the ``horovod`` package: real Horovod if the image has one, else the layer) goes first.
 JOB_RUNTIME_PATH = 'export PYTHONPATH="${{inputs.%s}}${PYTHONPATH:+:${PYTHONPATH}}"' % INPUT_NAME
+# v1 jobs found ./outputs and ./logs in their working directory; scripts that write there without creating it
+# would fail on v2, which creates neither.
+WORKING_FOLDERS = "mkdir -p 'outputs' 'logs'"
 # The v2 service substitutes ${{...}} (and $[[...]] optional blocks) anywhere in the command text.
 _TEMPLATE_OPENERS = re.compile(r"\$(?=\{\{|\[\[)")
 
@@ -66,8 +69,8 @@ def render_argv(spec: JobSpec) -> str:
 
 
 def render_command(spec: JobSpec) -> str:
-    """The full command: job-runtime path, v1-era variables, data-reference variables, then the program."""
-    lines = [JOB_RUNTIME_PATH] if ships_with_cloud_job(spec) else []
+    """The full command: ./outputs and ./logs, job-runtime path, v1-era and data-reference variables, the program."""
+    lines = [WORKING_FOLDERS] + ([JOB_RUNTIME_PATH] if ships_with_cloud_job(spec) else [])
     if spec.distribution.kind != "none" or _mentions_batchai(spec):
         lines.extend(V1_ERA_PREAMBLE)
     for item in spec.inputs:

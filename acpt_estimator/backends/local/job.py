@@ -110,6 +110,7 @@ def _prepare(job: LocalJob, spec, launcher, input_paths, output_paths, now, moun
     paths, record = job.paths, job.record
     store_home, run_id, experiment_name = paths.home, record["runId"], record["experimentName"]
     _copy_snapshot(spec.source_directory, paths.snapshot)
+    _make_working_folders(paths.snapshot)
     mlflow_exp = mlflow_store.create_run(store_home, experiment_name, run_id, start_ms=int(now * 1000),
                                          artifact_dir=paths.files)
     ctx = LaunchContext(
@@ -186,6 +187,14 @@ def _copy_snapshot(source: str, destination: str) -> None:
         target = os.path.join(destination, rel)
         os.makedirs(os.path.dirname(target), exist_ok=True)
         shutil.copy(os.path.join(source, rel), target)  # content and mode; copy2's xattr/utime calls cost time
+
+
+def _make_working_folders(workdir: str) -> None:
+    """v1 jobs found ./outputs and ./logs in their working directory; scripts write there without creating them."""
+    for name in ("outputs", "logs"):
+        path = os.path.join(workdir, name)
+        if not os.path.lexists(path):  # a snapshot that ships its own (even a file or link) keeps it
+            os.mkdir(path)
 
 
 def _free_port() -> int:
