@@ -157,8 +157,9 @@ def test_rank_script_passes_arguments_verbatim_through_the_shell(tmp_path):
     run = tmp_path / "run"
     for sub in ("snapshot", "status", "files/user_logs"):
         (run / sub).mkdir(parents=True)
-    (run / "rank.sh").write_text(plan_launch(spec, _context(tmp_path, python="/usr/bin/printf")).script)
-    done = subprocess.run(["/bin/sh", str(run / "rank.sh")], env={"PATH": os.environ["PATH"], "PMI_ID": "1"},
+    plan = plan_launch(spec, _context(tmp_path, python="/usr/bin/printf"))
+    (run / "rank.sh").write_text(plan.script)
+    done = subprocess.run([plan.argv[-2], str(run / "rank.sh")], env={"PATH": os.environ["PATH"], "PMI_ID": "1"},
                           capture_output=True, text=True, timeout=10)
     assert done.returncode == 0, done.stderr
     log = (run / "files/user_logs/std_log_process_1.txt").read_text()
@@ -169,8 +170,9 @@ def test_rank_script_passes_arguments_verbatim_through_the_shell(tmp_path):
 
 def test_rank_script_refuses_a_process_without_rank(tmp_path):
     spec = PyTorch(str(tmp_path), entry_script="t.py", compute_target="local").to_job_spec(experiment_name="e")
-    (tmp_path / "rank.sh").write_text(plan_launch(spec, _context(tmp_path)).script)
-    done = subprocess.run(["/bin/sh", str(tmp_path / "rank.sh")], env={"PATH": "/usr/bin:/bin"},
+    plan = plan_launch(spec, _context(tmp_path))
+    (tmp_path / "rank.sh").write_text(plan.script)
+    done = subprocess.run([plan.argv[-2], str(tmp_path / "rank.sh")], env={"PATH": "/usr/bin:/bin"},
                           capture_output=True, text=True, timeout=10)
     assert done.returncode == 97 and "no MPI rank" in done.stderr
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import errno
+import logging
 import os
 import shutil
 import signal
@@ -10,18 +12,20 @@ import sys
 import threading
 import time
 
+from ...exceptions import ExperimentExecutionException
 from ...job_runtime import needs_job_runtime
 from ...snapshot import snapshot_files
 from ...spec import InputRef, Literal, OutputRef
 from . import inputs as data
 from .packages import warn_missing
 from . import mlflow_store, procs
-from .launch import EXIT_NO_WORKDIR, LaunchContext, plan_launch
+from .launch import EXIT_NO_WORKDIR, LaunchContext, check_world_size, log_name, plan_launch
 from .mpi import find_launcher
 from ...names import new_run_id
 from .store import RunPaths, home, user, write_json
 from .supervisor import Supervisor
 
+logger = logging.getLogger(__name__)
 TAIL_LINES = 30
 LAUNCHER_LOG = "system_logs/mpiexec.txt"
 
@@ -33,9 +37,10 @@ class LocalJob:
         self.paths, self.record = paths, record
         self.plan = self.mlflow_exp = None  # set by _prepare
         self._lock = threading.Lock()
+        self.tracker = None  # set by _prepare: procs.new_tracker()
         self.supervisor = Supervisor(run_id=record["runId"], status_dir=paths.status, cancel_flag=paths.cancel_flag,
                                      launcher_log=os.path.join(paths.files, LAUNCHER_LOG), max_seconds=max_seconds,
-                                     on_finished=self._finished)
+                                     world_size=_world_size(record), on_finished=self._finished)
 
     @property
     def status(self) -> str:
@@ -49,7 +54,7 @@ class LocalJob:
         # run.json is written just before mpiexec starts: afterwards the write would compete with the
         # launcher for the CPU. (If the launch fails, the caller records Failed instead.)
         self._set(status="Running", startTime=time.time())
-        self.supervisor.launch(self.plan.argv, self.plan.env)
+        self.supervisor.launch(self.plan.argv, self.plan.env, self.tracker)
 
     def cancel(self, reason: str = "canceled") -> None:
         self.supervisor.request_end(reason)
@@ -62,18 +67,37 @@ class LocalJob:
 
     def _finished(self, outcome) -> None:
         self._set(persist=False, status="Finalizing")
-        status, error = _verdict(outcome, self.record, self.plan, self.paths)
-        fields = {"status": status, "endTime": outcome.ended, "error": error, "endReason": outcome.reason,
-                  "ranks": [{"rank": e.rank, "exitCode": e.code} for e in outcome.exits], "warnings": []}
-        # Whatever goes wrong while tidying up, the run must still reach its final status.
-        for step, action in (("collect ./outputs and ./logs", lambda: _collect(self.paths)),
-                             ("copy metrics into the MLflow store", lambda: _export_mlflow(
-                                 self.paths, self.record, self.mlflow_exp, status, outcome.ended))):
-            try:
-                action()
-            except Exception as err:  # noqa: BLE001 - reported in the run's warnings instead
-                fields["warnings"].append(f"Could not {step}: {err}")
-        self._set(**fields)
+        fields = finalize(self.paths, self.record, outcome, self.mlflow_exp)
+        try:
+            self._set(**fields)
+        except OSError as err:  # the in-memory record (what this driver reports) is final all the same
+            self.record.update(fields)
+            logger.error("Local run %s ended %s, but its record could not be written to %s: %s",
+                         self.record["runId"], fields["status"], self.paths.run_json, describe_os_error(err))
+
+
+def _world_size(record: dict) -> int:
+    return (record.get("runDefinition") or {}).get("pyTorch", {}).get("processCount") or 1
+
+
+def finalize(paths: RunPaths, record: dict, outcome, mlflow_exp) -> dict:
+    """The final fields of a run's record for ``outcome``; outputs collected and MLflow finished on the way.
+
+    Used by the supervising driver, and by whoever reopens a run whose driver died. Whatever goes wrong while
+    tidying up, the run must still reach its final status.
+    """
+    release_reserve(paths)  # a full disk must not stop the final record from being written
+    status, error = _verdict(outcome, record, paths)
+    fields = {"status": status, "endTime": outcome.ended, "error": error, "endReason": outcome.reason,
+              "ranks": [{"rank": e.rank, "exitCode": e.code} for e in outcome.exits], "warnings": []}
+    for step, action in (("collect ./outputs and ./logs", lambda: _collect(paths)),
+                         ("copy metrics into the MLflow store", lambda: _export_mlflow(
+                             paths, record, mlflow_exp, status, outcome.ended))):
+        try:
+            fields["warnings"] += action() or []
+        except Exception as err:  # noqa: BLE001 - reported in the run's warnings instead
+            fields["warnings"].append(f"Could not {step}: {describe_os_error(err)}")
+    return fields
 
 
 def start(spec, experiment) -> "LocalRun":  # noqa: F821 - imported lazily below
@@ -81,38 +105,58 @@ def start(spec, experiment) -> "LocalRun":  # noqa: F821 - imported lazily below
     from .run import LocalRun
 
     store_home = home()
+    check_world_size(spec.distribution, len(os.sched_getaffinity(0)))  # before anything is written
     launcher = find_launcher()  # fail before creating anything when there is no MPI
     warn_missing(spec.environment)
     sources, output_paths = data.resolve(spec, store_home)  # every input checked before anything is created
     experiment_name = spec.experiment_name or experiment.name
     run_id = new_run_id(experiment_name)
     paths = RunPaths(store_home, run_id)
-    paths.create()
-    input_paths, mounts = data.materialize(spec, sources, paths.root)
-    now = time.time()
-    record = _initial_record(spec, experiment, run_id, now, input_paths, output_paths, launcher)
-    job = LocalJob(paths, record, spec.max_run_duration_seconds)
+    job = None
     try:
+        paths.create()
+        input_paths, mounts = data.materialize(spec, sources, paths.root)
+        now = time.time()
+        record = _initial_record(spec, experiment, run_id, now, input_paths, output_paths, launcher)
+        job = LocalJob(paths, record, spec.max_run_duration_seconds)
         _prepare(job, spec, launcher, input_paths, output_paths, now, mounts)
         job.start()
     except BaseException as err:
-        job.supervisor.abandon()
-        # Leave no run that looks alive: record why it never started, then let the caller see the error.
-        record.update(status="Failed", endTime=time.time(), endReason="not started",
-                      error={"code": "UserError", "message": f"The run could not be started: {err}"})
-        write_json(paths.run_json, record)
+        _discard(paths, job)
+        if isinstance(err, OSError) and err.errno in (errno.ENOSPC, errno.EDQUOT):
+            raise ExperimentExecutionException(
+                f"The local run could not be started: {describe_os_error(err)}. Free some space on the disk "
+                f"holding {store_home} (or point ACPT_ESTIMATOR_HOME at a larger disk) and submit again.") from err
         raise
     return LocalRun(paths, experiment=experiment, job=job)
+
+
+def _discard(paths: RunPaths, job) -> None:
+    """A run that never started leaves nothing behind: no half-written folder, no MLflow run left RUNNING."""
+    if job is not None and job.supervisor.process is not None:
+        job.cancel("interrupted")  # started after all (Ctrl-C in the last moment): it ends with a final record
+        job.supervisor.wait()
+        return
+    if job is not None:
+        job.supervisor.abandon()
+        if job.tracker is not None:
+            job.tracker.release()
+        if job.mlflow_exp:
+            shutil.rmtree(mlflow_store.run_folder(paths.home, job.mlflow_exp, paths.run_id), ignore_errors=True)
+    shutil.rmtree(paths.root, ignore_errors=True)
 
 
 def _prepare(job: LocalJob, spec, launcher, input_paths, output_paths, now, mounts=()) -> None:
     """Snapshot, MLflow run and launch plan: everything between the run record and the first process."""
     paths, record = job.paths, job.record
     store_home, run_id, experiment_name = paths.home, record["runId"], record["experimentName"]
+    reserve(paths)
     _copy_snapshot(spec.source_directory, paths.snapshot)
     _make_working_folders(paths.snapshot)
-    mlflow_exp = mlflow_store.create_run(store_home, experiment_name, run_id, start_ms=int(now * 1000),
-                                         artifact_dir=paths.files)
+    job.mlflow_exp = mlflow_exp = mlflow_store.experiment_id(experiment_name)  # known first: _discard needs it
+    mlflow_store.create_run(store_home, experiment_name, run_id, start_ms=int(now * 1000), artifact_dir=paths.files)
+    job.tracker = procs.new_tracker(run_id)
+    record["tracking"] = job.tracker.describe()
     ctx = LaunchContext(
         run_id=run_id, experiment_name=experiment_name, run_dir=paths.root, workdir=paths.snapshot,
         user_logs=paths.user_logs, status_dir=paths.status, store_home=store_home, python=sys.executable,
@@ -131,7 +175,7 @@ def _prepare(job: LocalJob, spec, launcher, input_paths, output_paths, now, moun
     record["runDefinition"]["launcher"] = {"path": launcher.path, "flavour": launcher.flavour,
                                            "version": launcher.version, "argv": list(plan.argv)}
     record["mlflow"] = {"experimentId": mlflow_exp, "trackingUri": ctx.mlflow_tracking_uri}
-    job.plan, job.mlflow_exp = plan, mlflow_exp
+    job.plan = plan
 
 
 def _initial_record(spec, experiment, run_id, now, input_paths, output_paths, launcher) -> dict:
@@ -186,7 +230,16 @@ def _copy_snapshot(source: str, destination: str) -> None:
     for rel in snapshot_files(source):
         target = os.path.join(destination, rel)
         os.makedirs(os.path.dirname(target), exist_ok=True)
-        shutil.copy(os.path.join(source, rel), target)  # content and mode; copy2's xattr/utime calls cost time
+        path = os.path.join(source, rel)
+        try:
+            shutil.copy(path, target)  # content and mode; copy2's xattr/utime calls cost time
+        except FileNotFoundError:
+            if not os.path.islink(path):
+                raise
+            raise ExperimentExecutionException(
+                f"source_directory holds a dangling symbolic link {path} -> {os.readlink(path)!r}; local runs "
+                "copy the source folder. Remove the link, point it at an existing file, or list it in "
+                ".amlignore.") from None
 
 
 def _make_working_folders(workdir: str) -> None:
@@ -221,7 +274,7 @@ def _collect(paths: RunPaths) -> None:
         shutil.rmtree(source, ignore_errors=True)
 
 
-def _verdict(outcome, record: dict, plan, paths: RunPaths) -> tuple[str, dict | None]:
+def _verdict(outcome, record: dict, paths: RunPaths) -> tuple[str, dict | None]:
     """Final status and v1-style error for an Outcome."""
     if outcome.reason == "completed":
         return "Completed", None
@@ -234,22 +287,67 @@ def _verdict(outcome, record: dict, plan, paths: RunPaths) -> tuple[str, dict | 
                                        "rank was ended. Raise the limit or make the script finish sooner."}
     failure = outcome.first_failure
     root = paths.files
+    world = _world_size(record)
     if failure is None:
+        if outcome.reason == "driver ended":
+            return "Failed", {"code": "SystemError", "message": outcome.note, "logFile": LAUNCHER_LOG,
+                              "logTail": tail(os.path.join(root, LAUNCHER_LOG))}
+        reported = len({e.rank for e in outcome.exits})
         log_file = os.path.join(root, LAUNCHER_LOG)
         return "Failed", {"code": "UserError", "exitCode": outcome.launcher_code, "logFile": LAUNCHER_LOG,
-                          "message": f"The MPI launcher exited with code {outcome.launcher_code} before every rank "
-                                     f"reported an exit code; see {LAUNCHER_LOG}.",
+                          "message": f"The MPI launcher exited with code {outcome.launcher_code} after only "
+                                     f"{reported} of {world} rank(s) reported an exit code (a launcher that starts "
+                                     f"no rank is a failure); see {LAUNCHER_LOG}.{disk_full_note(paths.root)}",
                           "logTail": tail(log_file)}
-    rank_plan = plan.ranks[failure.rank]
-    log_rel = os.path.relpath(rank_plan.log_file, root).replace(os.sep, "/")
-    others = len(plan.ranks) - 1
+    per_node = (record.get("runDefinition") or {}).get("mpi", {}).get("processCountPerNode") or 1
+    node_rank, local_rank = divmod(failure.rank, per_node)
+    log_rel = f"user_logs/{log_name(failure.rank, world)}"
+    others = world - 1
     return "Failed", {
         "code": "UserError", "rank": failure.rank, "exitCode": failure.code, "logFile": log_rel,
-        "message": (f"Rank {failure.rank} (node {rank_plan.node_rank}, local rank {rank_plan.local_rank}) failed "
+        "message": (f"Rank {failure.rank} (node {node_rank}, local rank {local_rank}) failed "
                     f"first with exit code {failure.code}{_signal_note(failure.code)}"
-                    + (f"; the other {others} rank(s) were ended" if others else "") + f". Log: {log_rel}"),
+                    + (f"; the other {others} rank(s) were ended" if others else "") + f". Log: {log_rel}"
+                    + disk_full_note(paths.root)),
         # Nothing in the rank's log (it never started): the launcher's own output says why.
-        "logTail": tail(rank_plan.log_file) or tail(os.path.join(root, LAUNCHER_LOG))}
+        "logTail": tail(os.path.join(root, log_rel)) or tail(os.path.join(root, LAUNCHER_LOG))}
+
+
+RESERVE_BYTES = 64 * 1024  # kept free for the final record, the MLflow status and the error of a full disk
+
+
+def reserve(paths: RunPaths) -> None:
+    """Set aside room for the run's last writes (released when the run ends)."""
+    with open(paths.reserve, "wb") as handle:
+        handle.write(bytes(RESERVE_BYTES))
+
+
+def release_reserve(paths: RunPaths) -> None:
+    try:
+        os.unlink(paths.reserve)
+    except FileNotFoundError:
+        pass
+
+
+def disk_full_note(path: str) -> str:
+    """A sentence when the disk holding ``path`` is (nearly) full: often why a rank or the run failed."""
+    try:
+        stats = os.statvfs(path)
+    except OSError:
+        return ""
+    free = stats.f_bavail * stats.f_frsize
+    if free >= 2 * RESERVE_BYTES:
+        return ""
+    return (f" The disk holding {path} is full ({free // 1024} KiB free): free some space (or point "
+            "ACPT_ESTIMATOR_HOME at a larger disk) and run again.")
+
+
+def describe_os_error(err: BaseException) -> str:
+    """``err`` as text, naming a full disk plainly (ENOSPC reads as 'No space left on device')."""
+    if isinstance(err, OSError) and err.errno in (errno.ENOSPC, errno.EDQUOT):
+        where = f" writing {err.filename}" if err.filename else ""
+        return f"the disk is full{where} ({err.strerror})"
+    return str(err)
 
 
 def _signal_note(code: int) -> str:
@@ -276,13 +374,19 @@ def tail(path: str, lines: int = TAIL_LINES) -> list[str]:
     return text.splitlines()[-lines:]
 
 
-def _export_mlflow(paths: RunPaths, record: dict, exp_id: str, status: str, ended: float) -> None:
+def _export_mlflow(paths: RunPaths, record: dict, exp_id: str, status: str, ended: float) -> list[str]:
+    """Metrics and tags into the MLflow run, then its final status: written even when the export fails."""
     from ...tracking import read_records
 
     folder = mlflow_store.run_folder(paths.home, exp_id, record["runId"])
-    if os.path.isdir(paths.metrics):  # only made when something was logged
-        keys = mlflow_store.export_records(folder, read_records(paths.metrics), read_records(paths.metrics, tags=True))
-        write_json(os.path.join(paths.metrics, "mlflow_exported.json"), keys)
-    mlflow_store.finish_run(paths.home, exp_id, record["runId"], artifact_dir=paths.files,
-                            start_ms=int(record["createdTime"] * 1000), end_ms=int(ended * 1000), status=status)
-
+    problems = []
+    try:
+        if os.path.isdir(paths.metrics):  # only made when something was logged
+            keys, problems = mlflow_store.export_records(folder, read_records(paths.metrics),
+                                                         read_records(paths.metrics, tags=True))
+            # What get_metrics must not list twice: the MLflow keys that are copies of v1 metrics.
+            write_json(os.path.join(paths.metrics, "mlflow_exported.json"), sorted(set(keys.values())))
+    finally:
+        mlflow_store.finish_run(paths.home, exp_id, record["runId"], artifact_dir=paths.files,
+                                start_ms=int(record["createdTime"] * 1000), end_ms=int(ended * 1000), status=status)
+    return [f"Could not copy {problem} into the MLflow store" for problem in problems]

@@ -7,6 +7,7 @@ plain ``mpiexec -n 2 python script.py`` time here, which would miss the launch-o
 
 from __future__ import annotations
 
+import logging
 import os
 import shlex
 from types import MappingProxyType
@@ -28,6 +29,12 @@ RUN_DIR_VAR = "ACPT_ESTIMATOR_RUN_DIR"
 HOME_VAR = "ACPT_ESTIMATOR_HOME"
 EXIT_NO_RANK = 97
 EXIT_NO_WORKDIR = 96
+logger = logging.getLogger(__name__)
+# Local ranks share this machine's cores; past these, a plan is a typo (node_count=1000) rather than a job.
+RANKS_PER_CORE_WARNING = 4
+MAX_LOCAL_RANKS = 256
+MAX_LOCAL_RANKS_VAR = "ACPT_ESTIMATOR_MAX_LOCAL_RANKS"
+RANK_SHELL = "/bin/bash"  # closes every inherited descriptor before the rank's command; /bin/sh if absent
 
 
 def marker(run_id: str) -> tuple[str, str]:
@@ -92,7 +99,41 @@ class LaunchPlan:
     mount_script: str = ""  # mounts.sh, when the job has read-only bind mounts
 
 
-def mpiexec_argv(launcher: Launcher, world_size: int, rank_script: str, *, is_root: bool, cores: int) -> list[str]:
+def check_world_size(dist, cores: int) -> None:
+    """Refuse absurd local rank counts (before a giant rank.sh is written), warn when ranks crowd the cores."""
+    world = dist.world_size
+    limit = int(os.environ.get(MAX_LOCAL_RANKS_VAR) or MAX_LOCAL_RANKS)
+    if world > limit:
+        raise ExperimentExecutionException(
+            f"This local run would start {world} ranks (node_count={dist.node_count} x "
+            f"{dist.process_count_per_node} per node) on a machine with {cores} core(s); local runs allow at most "
+            f"{limit}. Lower node_count / process_count_per_node for local runs (every simulated node runs on this "
+            f"machine), submit to a cluster with compute_target='<cluster>', or raise the limit with "
+            f"{MAX_LOCAL_RANKS_VAR}.")
+    if world > RANKS_PER_CORE_WARNING * cores:
+        logger.warning("This local run starts %d ranks on %d core(s) (node_count=%d x %d per node): every simulated "
+                       "node runs on this machine, so it will be slow. Lower node_count for local runs.",
+                       world, cores, dist.node_count, dist.process_count_per_node)
+
+
+def rank_shell() -> str:
+    return RANK_SHELL if os.access(RANK_SHELL, os.X_OK) else "/bin/sh"
+
+
+def close_inherited_fds(shell: str) -> str:
+    """Shell line closing what the launcher's proxy left open (its pipes, at fds up to 255).
+
+    A background child of a rank (``nohup tensorboard &``) that kept them would keep mpiexec waiting
+    forever. bash can close any fd by number; dash only 3-9, and its own script is on fd 10.
+    """
+    if shell.endswith("bash"):
+        return ('for f in /proc/$$/fd/*; do n=${f##*/}; [ "$n" -gt 2 ] && [ "$n" -lt 255 ] && '
+                'eval "exec $n>&-"; done 2>/dev/null')
+    return "exec 3>&- 4>&- 5>&- 6>&- 7>&- 8>&- 9>&-"
+
+
+def mpiexec_argv(launcher: Launcher, world_size: int, rank_script: str, *, is_root: bool, cores: int,
+                 shell: str = "/bin/sh") -> list[str]:
     """The launcher command line; flags depend on the flavour, so detect it first."""
     argv = [launcher.path]
     if launcher.flavour in ("mpich", "intel"):
@@ -107,7 +148,7 @@ def mpiexec_argv(launcher: Launcher, world_size: int, rank_script: str, *, is_ro
             argv.append("--allow-run-as-root")  # Open MPI refuses root otherwise; MPICH does not care
         if world_size > cores:
             argv.append("--oversubscribe")  # Open MPI refuses more ranks than cores otherwise
-    argv += ["-n", str(world_size), "/bin/sh", rank_script]
+    argv += ["-n", str(world_size), shell, rank_script]
     return argv
 
 
@@ -229,13 +270,15 @@ def plan_launch(spec: JobSpec, ctx: LaunchContext) -> LaunchPlan:
             argv=tuple(rank_argv(spec, {**env, **own}, ctx)),
             log_file=f"{ctx.user_logs}/{log_name(rank, dist.world_size)}"))
     script_path = f"{ctx.run_dir}/rank.sh"
-    argv = mpiexec_argv(ctx.launcher, dist.world_size, script_path, is_root=ctx.is_root, cores=ctx.cores)
+    shell = rank_shell()
+    argv = mpiexec_argv(ctx.launcher, dist.world_size, script_path, is_root=ctx.is_root, cores=ctx.cores,
+                        shell=shell)
     mount_script = render_mount_script(ctx.mounts) if ctx.mounts else ""
     if ctx.mounts:
         # mpiexec and every rank live in a private mount namespace where the inputs are read-only binds.
         argv = [ctx.unshare, "--mount", "--propagation", "private", "--", "/bin/sh", f"{ctx.run_dir}/mounts.sh"] + argv
     return LaunchPlan(argv=tuple(argv), env=env, ranks=tuple(ranks),
-                      script=render_rank_script(ranks, ctx.launcher.flavour, ctx), mount_script=mount_script)
+                      script=render_rank_script(ranks, ctx.launcher.flavour, ctx, shell), mount_script=mount_script)
 
 
 def render_mount_script(mounts) -> str:
@@ -250,7 +293,7 @@ def render_mount_script(mounts) -> str:
     return "\n".join(lines)
 
 
-def render_rank_script(ranks, flavour: str, ctx: LaunchContext) -> str:
+def render_rank_script(ranks, flavour: str, ctx: LaunchContext, shell: str = "/bin/sh") -> str:
     """POSIX sh run once per rank. Every value is pre-expanded and single-quoted: the shell only dispatches."""
     q = shlex.quote
     lines = [
@@ -274,6 +317,7 @@ def render_rank_script(ranks, flavour: str, ctx: LaunchContext) -> str:
         f"   exit {EXIT_NO_RANK} ;;",
         "esac",
         f"cd {q(ctx.workdir)} || exit {EXIT_NO_WORKDIR}",
+        close_inherited_fds(shell),
         '"$@" </dev/null >>"$log" 2>&1',
         "c=$?",
         f': >{q(ctx.status_dir)}/rank_"$r"_exit_"$c"',

@@ -99,19 +99,69 @@ def finish_run(store_home, exp_id, run_id, *, artifact_dir, start_ms, end_ms, st
     _write_meta(run_folder(store_home, exp_id, run_id), exp_id, run_id, artifact_dir, start_ms, end_ms, status)
 
 
-def set_tags(folder: str, tags: dict) -> None:
-    os.makedirs(os.path.join(folder, "tags"), exist_ok=True)
-    for key, value in tags.items():
-        path = os.path.join(folder, "tags", *safe_key(key).split("/"))
-        if "/" in safe_key(key):
+class KeyMap:
+    """v1 names -> MLflow keys of one namespace (metrics/ or tags/ of a run) that never collide.
+
+    In the file store a key with '/' is a folder path, so ``loss`` (a file) and ``loss/val`` (a file in a
+    folder ``loss``) cannot both exist; nor can two names that sanitise alike. The first name keeps its key,
+    a clashing one is flattened (``loss/val`` -> ``loss_val``) and numbered if still taken. Keys already on
+    disk (logged with mlflow.log_metric in the job) count as taken folders or files.
+    """
+
+    def __init__(self, root: str):
+        self._files, self._dirs, self._keys = set(), set(), {}
+        for dirpath, _, names in os.walk(root):
+            for name in names:
+                self._take(os.path.relpath(os.path.join(dirpath, name), root).replace(os.sep, "/"))
+
+    def _take(self, key: str) -> None:
+        self._files.add(key)
+        parts = key.split("/")
+        self._dirs.update("/".join(parts[:i]) for i in range(1, len(parts)))
+
+    def _clashes(self, key: str, name) -> bool:
+        parts = key.split("/")
+        if key in self._dirs or any("/".join(parts[:i]) in self._files for i in range(1, len(parts))):
+            return True  # a file where a folder is needed, or the other way round
+        return key in self._files and self._keys.get(name) != key and key in self._keys.values()
+
+    def key(self, name) -> str:
+        if name in self._keys:
+            return self._keys[name]
+        key = safe_key(name)
+        if self._clashes(key, name):
+            key = key.replace("/", "_")
+            base, number = key, 2
+            while self._clashes(key, name):
+                key, number = f"{base}_{number}", number + 1
+        self._keys[name] = key
+        self._take(key)
+        return key
+
+
+def set_tags(folder: str, tags: dict) -> list[str]:
+    """Write each tag on its own; returns what could not be written (never raises for one bad tag)."""
+    root = os.path.join(folder, "tags")
+    os.makedirs(root, exist_ok=True)
+    keys, problems = KeyMap(root), []
+    for name, value in tags.items():
+        key = keys.key(name)
+        try:
+            path = os.path.join(root, *key.split("/"))
             os.makedirs(os.path.dirname(path), exist_ok=True)
-        _write(path, "" if value is None else str(value))
+            _write(path, "" if value is None else str(value))
+        except OSError as err:
+            problems.append(f"tag {name!r} (as {key!r}): {err}")
+    return problems
 
 
-def export_records(folder: str, records, tag_records=()) -> list[str]:
+def export_records(folder: str, records, tag_records=()) -> tuple[dict, list[str]]:
     """Copy v1 records into the MLflow run in the one MLflow form (``job_runtime/_v1_records.py``): numbers as
-    metrics, everything MLflow has no type for as record tags, so a reader rebuilds v1's shapes. Returns the
-    metric keys."""
+    metrics, everything MLflow has no type for as record tags, so a reader rebuilds v1's shapes.
+
+    Returns ({v1 name: MLflow key} of the exported metrics, problems). Keys never collide (KeyMap), and each
+    metric and tag is written on its own, so one that cannot be written (a full disk) never stops the others.
+    """
     from ...tracking import TAG, latest, to_mlflow
 
     series: dict = {}
@@ -120,15 +170,23 @@ def export_records(folder: str, records, tag_records=()) -> list[str]:
         metric, extra = to_mlflow(rec)
         tags.update(extra)
         if metric is not None:
-            key, value, step, ms = metric
-            series.setdefault(safe_key(key), []).append((ms, value, step))
-    for key, points in series.items():
-        path = os.path.join(folder, "metrics", *key.split("/"))
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        with open(path, "a", encoding="utf-8") as handle:
-            handle.write("".join(f"{ms} {_number(v)} {step}\n" for ms, v, step in points))
-    set_tags(folder, {**tags, **latest(tag_records, TAG)})
-    return sorted(series)
+            name, value, step, ms = metric
+            series.setdefault(name, []).append((ms, value, step))
+    root = os.path.join(folder, "metrics")
+    keys, exported, problems = KeyMap(root), {}, []
+    for name, points in series.items():
+        key = keys.key(name)
+        try:
+            path = os.path.join(root, *key.split("/"))
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            with open(path, "a", encoding="utf-8") as handle:
+                handle.write("".join(f"{ms} {_number(v)} {step}\n" for ms, v, step in points))
+        except OSError as err:
+            problems.append(f"metric {name!r} (as {key!r}): {err}")
+            continue
+        exported[str(name)] = key
+    problems += set_tags(folder, {**tags, **latest(tag_records, TAG)})
+    return exported, problems
 
 
 def read_metrics(folder: str, skip=()) -> dict:

@@ -1,14 +1,24 @@
-"""Find and end every process of a job by the marker variable it inherited, via /proc (no psutil).
+"""Every process of a local job: a cgroup v2 per job where this process may make one, else a subreaper.
 
-MPICH's hydra starts each rank in its own session, so killing mpiexec's process group does not reach the
-ranks; the marker (``launch.marker(run_id)``) does, including anything the ranks spawned.
+MPICH's hydra starts each rank in its own session, so mpiexec's process group does not reach the ranks,
+and a daemon can shed any inherited marker (``setsid env -i ...``). A cgroup holds whatever the job forks.
+Without one, the driver becomes a child subreaper (PR_SET_CHILD_SUBREAPER): orphans of the job are
+re-parented to it instead of init, so they are still found below it, by session and start time.
 """
 
 from __future__ import annotations
 
+import ctypes
 import os
+import shutil
 import signal
+import threading
 import time
+
+from .cgroup import CgroupTracker, job_cgroups_usable
+
+PR_SET_CHILD_SUBREAPER = 36
+TRACKING_VAR = "ACPT_ESTIMATOR_PROCESS_TRACKING"  # "subreaper" forces the fallback (tests, odd kernels)
 
 
 def last_pid() -> int:
@@ -140,3 +150,177 @@ def start_time(pid: int) -> int | None:
         return None
     fields = stat[stat.rfind(b")") + 2:].split()
     return int(fields[19])
+
+
+def _stat(pid: int):
+    """(ppid, session id, start ticks, state) of ``pid`` from /proc, or None when it is gone."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as handle:
+            stat = handle.read()
+    except OSError:
+        return None
+    fields = stat[stat.rfind(b")") + 2:].split()
+    return int(fields[1]), int(fields[3]), int(fields[19]), fields[0]
+
+
+_subreaper_lock = threading.Lock()
+_subreaper_on = False
+_roots: set = set()  # the launchers this driver started: its own children, never orphans of a job
+
+
+def _become_subreaper() -> bool:
+    global _subreaper_on
+    with _subreaper_lock:
+        if not _subreaper_on:
+            try:
+                libc = ctypes.CDLL(None, use_errno=True)
+                _subreaper_on = libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
+            except (OSError, AttributeError):
+                _subreaper_on = False
+        return _subreaper_on
+
+
+class SubreaperTracker:
+    """The launcher's descendants, plus orphans re-parented to this (subreaper) driver since the job started.
+
+    An orphan counts when it left the driver's session (ranks run in sessions of their own) and started
+    after the job did; with several jobs running in one driver, an orphan that shed its marker is counted
+    for each of them. Orphans that ended are reaped here, since nobody else waits for them.
+    """
+
+    kind = "subreaper"
+
+    def __init__(self, run_id: str):
+        from .launch import marker
+
+        self.run_id, self.marker = run_id, marker(run_id)
+        self.root = None
+        self.since = None
+        self.subreaper = _become_subreaper()
+
+    def describe(self) -> dict:
+        return {"kind": self.kind, "root": self.root, "driver": os.getpid()}
+
+    def wrap(self, argv: list) -> list:
+        return list(argv)
+
+    def started(self, pid: int) -> None:
+        self.root = pid
+        self.since = (_stat(pid) or (0, 0, 0, b""))[2]
+        _roots.add(pid)
+
+    def pids(self) -> list[int]:
+        me, my_session = os.getpid(), os.getsid(0)
+        table = {}
+        for entry in os.listdir("/proc"):
+            if entry.isdigit():
+                info = _stat(int(entry))
+                if info is not None:
+                    table[int(entry)] = info
+        children: dict = {}
+        for pid, (ppid, _, _, _) in table.items():
+            children.setdefault(ppid, []).append(pid)
+        seeds = [self.root] if self.root else []
+        for pid in children.get(me, []):
+            ppid, session, started, _ = table[pid]
+            if pid not in _roots and session != my_session and self.since is not None and started >= self.since:
+                seeds.append(pid)  # an orphan of the job, re-parented to this driver
+        found, stack = set(), list(seeds)
+        while stack:
+            pid = stack.pop()
+            if pid in found or pid not in table:
+                continue
+            found.add(pid)
+            stack += children.get(pid, [])
+        found |= set(pids_with_env(*self.marker))
+        live = []
+        for pid in found:
+            if table.get(pid, (0, 0, 0, b"Z"))[3] in (b"Z", b"X"):
+                if table.get(pid, (0,))[0] == me and pid != self.root:
+                    _reap(pid)
+                continue
+            live.append(pid)
+        return live
+
+    def end(self, grace: float, keep=()) -> None:
+        targets = [p for p in self.pids() if p not in keep]
+        signal_all(targets, signal.SIGTERM)
+        deadline = time.monotonic() + grace
+        while time.monotonic() < deadline and any(p not in keep for p in self.pids()):
+            time.sleep(0.02)
+        self.kill(keep)
+
+    def kill(self, keep=()) -> None:
+        for _ in range(50):
+            left = [p for p in self.pids() if p not in keep]
+            if not left:
+                break
+            signal_all(left, signal.SIGKILL)
+            time.sleep(0.02)
+
+    def release(self) -> None:
+        _roots.discard(self.root)
+
+
+def _reap(pid: int) -> None:
+    try:
+        os.waitpid(pid, os.WNOHANG)
+    except ChildProcessError:
+        pass
+
+
+def new_tracker(run_id: str):
+    """The job's process tracker: its own cgroup when possible, else the subreaper fallback."""
+    base = None if os.environ.get(TRACKING_VAR) == "subreaper" else job_cgroups_usable()
+    if base is not None:
+        try:
+            return CgroupTracker.create(base, run_id)
+        except OSError:
+            pass
+    return SubreaperTracker(run_id)
+
+
+class _Leftovers:
+    """A job seen from another process (its driver gone): what its record says, plus its marker."""
+
+    def __init__(self, run_id: str, described: dict):
+        from .launch import marker
+
+        self.marker = marker(run_id)
+        self.cgroup = CgroupTracker(described["path"]) if described.get("kind") == "cgroup" else None
+
+    def pids(self) -> list[int]:
+        if self.cgroup is not None and os.path.isdir(self.cgroup.path):
+            return self.cgroup.pids()
+        return pids_with_env(*self.marker)
+
+    def end(self, grace: float) -> None:
+        if self.cgroup is not None and os.path.isdir(self.cgroup.path):
+            self.cgroup.end(grace)
+            self.cgroup.release()
+        else:
+            end_marked(*self.marker, grace=grace)
+
+
+def tracker_from_record(run_id: str, described: dict | None) -> _Leftovers:
+    return _Leftovers(run_id, described or {})
+
+
+_setpriv: list = []
+
+
+def parent_death_prefix(sig: str) -> list:
+    """``setpriv --pdeathsig <sig> --``: the launcher gets ``sig`` when the thread that started it ends."""
+    if not _setpriv:
+        path = shutil.which("setpriv")
+        ok = False
+        if path:
+            try:
+                import subprocess
+
+                ok = "--pdeathsig" in subprocess.run([path, "--help"], capture_output=True, text=True,
+                                                     timeout=10).stdout
+            except (OSError, subprocess.SubprocessError):
+                ok = False
+        _setpriv.append(path if ok else None)
+    return [_setpriv[0], "--pdeathsig", sig, "--"] if _setpriv[0] else []

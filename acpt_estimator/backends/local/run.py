@@ -16,10 +16,11 @@ from acpt_estimator.v1.core.run import TERMINAL_STATUSES, Run
 from ...paths import contained
 from ...tracking import RecordingRun, from_mlflow, metrics_from_records, sort_records
 from . import models, procs
-from .store import RunPaths, read_json, utc_iso, write_json
+from .store import RunPaths, read_json, utc_iso
 
 logger = logging.getLogger(__name__)
 _POLL = 0.1
+_CHUNK = 1 << 20  # show_output streams a log in pieces of this size
 
 
 class LocalRun(RecordingRun, Run):
@@ -101,16 +102,15 @@ class LocalRun(RecordingRun, Run):
         return self._effective(self._record())["status"]
 
     def _effective(self, record: dict) -> dict:
-        """A run whose supervising process died before finishing is reported Failed, never Running forever."""
+        """A run whose driver died is Running while its ranks live, then final (recovery.settle), never stale."""
         if record.get("status") in TERMINAL_STATUSES or self._job is not None:
             return record
         owner = record.get("supervisor") or {}
         if procs.process_alive(owner.get("pid"), owner.get("startTicks")):
             return record
-        record = dict(record, status="Failed", error={
-            "code": "SystemError", "message": f"The process that supervised this run (pid {owner.get('pid')}) "
-                                              "ended before the run finished; its ranks were not waited for."})
-        return record
+        from .recovery import settle
+
+        return settle(self._paths, record)
 
     def get_details(self) -> dict:
         record = self._effective(self._record())
@@ -201,9 +201,9 @@ class LocalRun(RecordingRun, Run):
             while time.monotonic() < deadline and self.get_status() not in TERMINAL_STATUSES:
                 time.sleep(_POLL)
             return
-        procs.end_job(self.id)
-        write_json(self._paths.run_json, dict(record, status="Canceled", endTime=time.time(),
-                                              endReason="canceled after its supervisor ended"))
+        from .recovery import settle
+
+        settle(self._paths, record, reason="canceled")
 
     # ---- metrics from MLflow too --------------------------------------------------------------------
     def get_metrics(self, name=None, recursive=False, run_type=None, populate=False) -> dict:
@@ -288,14 +288,19 @@ class _Tail:
         self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
 
     def pump(self, final: bool = False) -> None:
+        """Copy what the log gained to stdout, at most CHUNK bytes in memory at a time (logs may be huge)."""
         try:
-            with open(self.path, "rb") as handle:
-                handle.seek(self._offset)
-                chunk = handle.read()
+            handle = open(self.path, "rb")
         except FileNotFoundError:
             return
-        self._offset += len(chunk)
-        text = self._decoder.decode(chunk, final=final)
-        if text:
-            sys.stdout.write(text)
-            sys.stdout.flush()
+        with handle:
+            handle.seek(self._offset)
+            while True:
+                chunk = handle.read(_CHUNK)
+                self._offset += len(chunk)
+                text = self._decoder.decode(chunk, final=final and not chunk)
+                if text:
+                    sys.stdout.write(text)
+                if not chunk:
+                    break
+        sys.stdout.flush()

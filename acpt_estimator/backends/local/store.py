@@ -100,6 +100,11 @@ class RunPaths:
         """Created by ``cancel()`` from another process; the supervising process polls for it."""
         return os.path.join(self.root, "cancel_requested")
 
+    @property
+    def reserve(self) -> str:
+        """Room set aside for the run's final writes, released when it ends (job.reserve)."""
+        return os.path.join(self.root, ".reserve")
+
     def create(self) -> None:
         """Only what must exist before launch (the snapshot and metrics/ are made by their writers)."""
         os.makedirs(os.path.dirname(self.root), exist_ok=True)
@@ -132,9 +137,16 @@ def write_json(path: str, data) -> None:
     """Write via a temporary file and rename, so readers never see half a file."""
     tmp = f"{path}.{os.getpid()}.tmp"
     text = json.dumps(data, default=str)  # dumps, no indent: only that uses the C encoder (launch overhead)
-    with open(tmp, "w", encoding="utf-8") as handle:
-        handle.write(text)
-    os.replace(tmp, path)
+    try:
+        with open(tmp, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        try:  # never leave a half-written .tmp behind (a full disk, Ctrl-C)
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
 
 
 def read_json(path: str):

@@ -15,10 +15,10 @@ import attrs
 from . import procs
 
 POLL_SECONDS = 0.1  # how often rank exits, the cancel flag and the deadline are checked
-# A job shorter than this cannot have gone through all pids (32768 on many systems) while it ran, so the
-# final sweep may look only at pids allocated since the launch.
-SHORT_JOB_SECONDS = 2.0
 GRACE_SECONDS = 3.0  # SIGTERM first, so scripts can clean up; SIGKILL after this
+# Once every rank has reported its exit, mpiexec normally returns within milliseconds; one that has not
+# after this long waits on something a rank left behind (a daemon holding its pipes), and is ended.
+ALL_REPORTED_SECONDS = 1.0
 _STATUS = re.compile(r"^rank_(\d+)_exit_(\d+)$")
 
 
@@ -31,7 +31,7 @@ class RankExit:
 
 @attrs.frozen
 class Outcome:
-    """How a job ended. ``reason``: completed | failed | canceled | interrupted | timeout."""
+    """How a job ended. ``reason``: completed | failed | canceled | interrupted | timeout | driver ended."""
 
     reason: str
     launcher_code: int | None
@@ -39,6 +39,7 @@ class Outcome:
     first_failure: RankExit | None = None
     started: float = 0.0
     ended: float = 0.0
+    note: str = ""  # for "driver ended": what happened to the driver and the job
 
 
 def read_exits(status_dir: str) -> list[RankExit]:
@@ -67,10 +68,15 @@ class Supervisor:
     (and cleaned up) before the interpreter exits.
     """
 
-    def __init__(self, *, run_id, status_dir, cancel_flag, launcher_log, max_seconds=None, on_finished=None,
-                 grace=GRACE_SECONDS):
+    def __init__(self, *, run_id, status_dir, cancel_flag, launcher_log, world_size=1, max_seconds=None,
+                 on_finished=None, grace=GRACE_SECONDS):
         self.run_id, self.status_dir, self.cancel_flag, self.launcher_log = run_id, status_dir, cancel_flag, launcher_log
-        self.max_seconds, self.grace = max_seconds, grace
+        self.world_size, self.max_seconds, self.grace = world_size, max_seconds, grace
+        self.tracker = None  # procs.new_tracker(): how every process of the job is found
+        self._request = None  # (argv, env) handed to the watcher thread, which starts mpiexec
+        self._spawn_error: BaseException | None = None
+        self._spawn_done = threading.Event()
+        self._all_reported_at = None
         self._on_finished = on_finished
         self._reason: str | None = None
         self._wake_r, self._wake_w = os.pipe()
@@ -80,26 +86,40 @@ class Supervisor:
         self.outcome: Outcome | None = None
         self.process: _Process | None = None
         self.started = 0.0
-        self._first_pid = 0
         # Started now, while the caller still prepares the run: a thread in its first moments makes a
         # posix_spawn next to it about 1 ms slower, and Thread.start() itself waits for the new thread.
         self._thread = threading.Thread(target=self._watch, name=f"acpt-local-{run_id}", daemon=False)
         self._thread.start()
 
     # ---- control, from any thread (and from signal handlers) -----------------------------------------
-    def launch(self, argv, env) -> None:
-        """Start mpiexec; the watcher takes over from here."""
+    def launch(self, argv, env, tracker) -> None:
+        """Start mpiexec (from the watcher thread); raises if it could not be started."""
         _register(self)  # first: a Ctrl-C arriving just after the spawn must already reach this job
+        self.tracker = tracker
+        self._request = (argv, env)
+        self._spawned.set()
+        self._spawn_done.wait()
+        if self._spawn_error is not None:
+            raise self._spawn_error
+
+    def _spawn(self) -> None:
+        """Runs on the watcher thread: the parent-death signal fires when the thread that started a process
+        ends, and this thread lives exactly as long as the job is supervised."""
+        argv, env = self._request
         try:
-            self._first_pid = procs.last_pid()
-            self.process = _Process(argv, env, self.launcher_log)
+            self.process = _Process(self.tracker.wrap(argv), env, self.launcher_log,
+                                    pdeathsig="USR1" if self.tracker.kind == "cgroup" else "TERM")
+            self.tracker.started(self.process.pid)
             self.started = time.time()
+        except BaseException as err:  # noqa: BLE001 - handed to launch(), in the submitting thread
+            self._spawn_error = err
         finally:
-            self._spawned.set()
+            self._spawn_done.set()
 
     def abandon(self) -> None:
         """The job will not be launched after all: let the watcher thread end."""
         self._spawned.set()
+        self._spawn_done.set()
 
     def request_end(self, reason: str = "canceled") -> None:
         """Ask the watcher to end every rank; returns at once (safe inside a signal handler)."""
@@ -117,6 +137,8 @@ class Supervisor:
     def _watch(self) -> None:
         self._spawned.wait()
         try:
+            if self._request is not None:
+                self._spawn()
             if self.process is None:  # abandoned, or mpiexec could not be started (launch() raised why)
                 return
             try:
@@ -124,6 +146,7 @@ class Supervisor:
             except BaseException:
                 self._reason = self._reason or "failed"
                 self._end_all()  # the watcher may fail, the job must still not outlive it
+                self.tracker.release()
                 raise
             self._reap()
             self.outcome = self._outcome()
@@ -158,35 +181,46 @@ class Supervisor:
                         self._reason = "timeout"
                     elif os.path.exists(self.cancel_flag):
                         self._reason = "canceled"
-                    elif any(e.code != 0 for e in read_exits(self.status_dir)):
-                        self._reason = "failed"
-                if self._reason is not None:
+                    else:
+                        self._check_exits()
+                if self._reason is not None or self._all_reported_overdue():
                     self._end_all()
                     return
         finally:
             if pidfd is not None:
                 os.close(pidfd)
 
+    def _check_exits(self) -> None:
+        exits = read_exits(self.status_dir)
+        if any(e.code != 0 for e in exits):
+            self._reason = "failed"
+        elif self._all_reported_at is None and len({e.rank for e in exits}) >= self.world_size:
+            self._all_reported_at = time.monotonic()
+
+    def _all_reported_overdue(self) -> bool:
+        return self._all_reported_at is not None and time.monotonic() - self._all_reported_at > ALL_REPORTED_SECONDS
+
     def _end_all(self) -> None:
-        try:
-            self.process.send_signal(signal.SIGTERM)  # hydra forwards it and cleans up its proxies
-        except ProcessLookupError:
-            pass
-        procs.end_job(self.run_id, grace=self.grace, extra_pids=[self.process.pid])
+        # SIGTERM to every process of the job at once (hydra forwards it too), SIGKILL after the grace.
+        self.tracker.end(self.grace)
         self.process.wait()
 
     def _reap(self) -> None:
         """After mpiexec is gone, nothing of the job may remain: daemons a rank left behind included."""
         self.process.wait()
-        short = time.time() - self.started < SHORT_JOB_SECONDS
-        procs.end_job(self.run_id, grace=0.5, window=(self._first_pid, procs.last_pid()) if short else None)
+        if self.tracker.pids():
+            self.tracker.end(grace=0.5)
+        self.tracker.release()
 
     def _outcome(self) -> Outcome:
         exits = tuple(read_exits(self.status_dir))
         failures = [e for e in exits if e.code != 0]
         reason = self._reason
         if reason in (None, "failed"):
-            reason = "failed" if failures or self.process.returncode != 0 else "completed"
+            every_rank = len({e.rank for e in exits}) >= self.world_size
+            # Ended by us after every rank reported: the launcher's own exit code says nothing about the job.
+            launcher_ok = self.process.returncode == 0 or (every_rank and self._all_reported_at is not None)
+            reason = "failed" if failures or not every_rank or not launcher_ok else "completed"
         return Outcome(reason=reason, launcher_code=self.process.returncode, exits=exits,
                        first_failure=failures[0] if failures else None, started=self.started, ended=time.time())
 
@@ -200,11 +234,12 @@ class _Process:
     does not matter: rank.sh changes into the snapshot itself.
     """
 
-    def __init__(self, argv, env, log_path):
+    def __init__(self, argv, env, log_path, pdeathsig=None):
         actions = [(os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0),
                    (os.POSIX_SPAWN_OPEN, 1, log_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644),
                    (os.POSIX_SPAWN_DUP2, 1, 2)]
-        self.pid = os.posix_spawn(argv[0], list(argv), env, file_actions=actions, setsid=True)
+        argv = (procs.parent_death_prefix(pdeathsig) if pdeathsig else []) + list(argv)
+        self.pid = os.posix_spawn(argv[0], argv, env, file_actions=actions, setsid=True)
         self.returncode: int | None = None
 
     def poll(self) -> int | None:
@@ -265,7 +300,7 @@ def active() -> list:
 
 
 def install_interrupt_handlers() -> None:
-    """Make Ctrl-C/SIGTERM end every running local job first; idempotent, chains to earlier handlers.
+    """Make Ctrl-C/SIGTERM/SIGHUP end every running local job first; idempotent, chains to earlier handlers.
 
     Called on each submission from the main thread. Code that submits from worker threads (a scheduler)
     should call it once from the main thread; without it, Ctrl-C is still caught at interpreter exit.
@@ -276,7 +311,7 @@ def install_interrupt_handlers() -> None:
 def _install_handlers() -> None:
     if threading.current_thread() is not threading.main_thread():
         return  # signal.signal only works there
-    for signum in (signal.SIGINT, signal.SIGTERM):
+    for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):  # SIGHUP: the driver's terminal closed
         current = signal.getsignal(signum)
         if current is _on_signal or current == signal.SIG_IGN or current is None:
             continue
