@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime
 import json
+import os
 import queue
 import threading
 import time
@@ -24,6 +25,7 @@ def submit_sweep(config, experiment, tags=None) -> "LocalHyperDriveRun":
 
     install_interrupt_handlers()  # trials are submitted from the scheduler thread; signals reach only the main one
     run = LocalHyperDriveRun(config, experiment, tags)
+    run._save()
     run._thread.start()
     return run
 
@@ -59,11 +61,13 @@ class LocalHyperDriveRun(HyperDriveResults, Run):
         self._cancel = threading.Event()
         self._events: queue.Queue = queue.Queue()
         self._lock = threading.Lock()
-        self._thread = threading.Thread(target=self._schedule, name=f"hyperdrive-{self._id}", daemon=True)
+        # Not a daemon: a driver that submits a sweep and returns still sees it to the end, like single runs.
+        self._thread = threading.Thread(target=self._schedule, name=f"hyperdrive-{self._id}", daemon=False)
 
     # ---- the scheduler ------------------------------------------------------------------------------
     def _schedule(self) -> None:
         from ..backends.local import submit as submit_local
+        from ..backends.local.supervisor import interrupted
 
         cfg = self._config
         name, maximize = self._primary()
@@ -71,7 +75,7 @@ class LocalHyperDriveRun(HyperDriveResults, Run):
         deadline = self._start_time + cfg._max_duration_minutes * 60 if cfg._max_duration_minutes else None
         running, told, exhausted = [], set(), False
         try:
-            while not self._cancel.is_set():
+            while not self._cancel.is_set() and not interrupted.is_set():
                 while not exhausted and len(running) < cfg._max_concurrent_runs \
                         and len(self._children) < cfg._max_total_runs:
                     params = sampler.ask()
@@ -86,6 +90,7 @@ class LocalHyperDriveRun(HyperDriveResults, Run):
                         self._children.append(child)
                         self._params[child.id] = params
                     running.append(child)
+                    self._save()
                     self._events.put(f"Started trial {child.id} with {params}")
                 if not running:
                     break
@@ -104,7 +109,7 @@ class LocalHyperDriveRun(HyperDriveResults, Run):
                     self._cancel.set()
             for child in running:
                 child.cancel()
-            self._status = "Canceled" if self._cancel.is_set() else "Completed"
+            self._status = "Canceled" if self._cancel.is_set() or interrupted.is_set() else "Completed"
         except Exception as err:  # a scheduler crash must end the trials and surface, not hang the driver
             for child in running:
                 child.cancel()
@@ -112,6 +117,10 @@ class LocalHyperDriveRun(HyperDriveResults, Run):
             self._events.put(f"HyperDrive scheduler failed: {err}")
         finally:
             self._end_time = time.time()
+            try:
+                self._save()
+            except OSError as err:
+                self._events.put(f"Could not save the sweep run: {err}")
             self._events.put(None)
 
     def _apply_policy(self, running, name: str, maximize: bool) -> None:
@@ -143,6 +152,26 @@ class LocalHyperDriveRun(HyperDriveResults, Run):
 
     def _hyperparameters_of(self, child):
         return self._params.get(child.id)
+
+    def _save(self) -> None:
+        """The sweep's record in the local store, so ``get_run(id)`` reopens it from any process."""
+        from ..backends.local import procs
+        from ..backends.local.store import run_paths, write_json
+
+        cfg = self._config
+        with self._lock:
+            children = [c.id for c in self._children]
+            params = dict(self._params)
+        paths = run_paths(self._id)
+        os.makedirs(paths.root, exist_ok=True)
+        write_json(paths.run_json, {
+            "runId": self._id, "runType": "hyperdrive", "experimentName": self._experiment.name,
+            "status": self._status, "createdTime": self._start_time, "startTime": self._start_time,
+            "endTime": self._end_time, "target": "local", "tags": self._tags, "children": children,
+            "hyperparameters": params, "earlyTerminated": dict(self._stopped_at),
+            "primaryMetricConfig": cfg.primary_metric_config,
+            "properties": self.get_details()["properties"],
+            "supervisor": {"pid": os.getpid(), "startTicks": procs.start_time(os.getpid())}})
 
     def early_terminated(self) -> dict:
         """``{trial id: report number}`` of the trials the policy ended."""
@@ -205,3 +234,72 @@ class LocalHyperDriveRun(HyperDriveResults, Run):
                        sample_output_dataset=None, resource_configuration=None, **kwargs):
         raise UserErrorException("Register the model from a trial: "
                                  "hd_run.get_best_run_by_primary_metric().register_model(model_name, model_path).")
+
+
+class SavedHyperDriveRun(HyperDriveResults, Run):
+    """A local sweep reopened from its record (``get_run(id)``): its trials, their metrics, the best one."""
+
+    def __init__(self, paths):
+        self._paths = paths
+
+    def _record(self) -> dict:
+        from ..backends.local.store import read_json
+
+        return read_json(self._paths.run_json)
+
+    @property
+    def id(self) -> str:
+        return self._paths.run_id
+
+    def _primary(self) -> tuple[str, bool]:
+        cfg = self._record()["primaryMetricConfig"]
+        return cfg["name"], cfg["goal"] == "maximize"
+
+    def _hyperparameters_of(self, child):
+        return self._record().get("hyperparameters", {}).get(child.id)
+
+    def get_status(self) -> str:
+        return self._effective()["status"]
+
+    def _effective(self) -> dict:
+        """A sweep whose driver died is not Running: its trials ended with that driver."""
+        from ..backends.local import procs
+
+        record = self._record()
+        owner = record.get("supervisor") or {}
+        if record["status"] in TERMINAL_STATUSES or procs.process_alive(owner.get("pid"), owner.get("startTicks")):
+            return record
+        return dict(record, status="Failed", error={
+            "code": "SystemError", "message": f"The driver process (pid {owner.get('pid')}) that ran this sweep "
+                                              "ended before the sweep finished; its trials ended with it."})
+
+    def get_children(self, recursive=False, tags=None, properties=None, type=None, status=None,
+                     _rehydrate_runs=True):
+        from ..backends.local.run import LocalRun
+        from ..backends.local.store import run_paths
+
+        children = [LocalRun(run_paths(cid, self._paths.home)) for cid in self._record().get("children", [])]
+        return iter([c for c in children if status is None or c.get_status() == status])
+
+    def get_details(self) -> dict:
+        iso = lambda t: None if t is None else datetime.datetime.fromtimestamp(t, datetime.timezone.utc).isoformat()
+        record = self._effective()
+        details = {"runId": self.id, "target": "local", "status": record["status"],
+                   "startTimeUtc": iso(record.get("startTime")), "endTimeUtc": iso(record.get("endTime")),
+                   "properties": record.get("properties", {}), "children": record.get("children", [])}
+        if record.get("error"):
+            details["error"] = {"error": record["error"]}
+        return details
+
+    def get_tags(self) -> dict:
+        return dict(self._record().get("tags") or {})
+
+    def wait_for_completion(self, show_output=False, wait_post_processing=False, raise_on_error=True) -> dict:
+        while self.get_status() not in TERMINAL_STATUSES:
+            time.sleep(POLL_SECONDS)
+        details = self.get_details()
+        if raise_on_error and details["status"] == "Failed":
+            from ..exceptions import ActivityFailedException
+
+            raise ActivityFailedException(f"Activity Failed:\n{json.dumps(details, indent=2)}")
+        return details

@@ -86,7 +86,7 @@ def _record(run_id, status, pid, created):
             "supervisor": {"pid": pid, "startTicks": None}, "workspace": {"name": "local"}}
 
 
-def test_a_run_whose_supervising_process_died_reads_failed_and_runs_list_newest_first(tmp_path):
+def test_a_run_whose_supervising_process_died_is_finished_failed_and_runs_list_newest_first(tmp_path):
     gone = subprocess.Popen([sys.executable, "-c", "pass"])
     gone.wait()
     for run_id, status, pid, created in (("exp_1_aaaaaaaa", "Completed", gone.pid, 1.0),
@@ -102,4 +102,5 @@ def test_a_run_whose_supervising_process_died_reads_failed_and_runs_list_newest_
     assert orphaned.get_status() == "Failed"
     assert "ended before the run finished" in orphaned.get_details()["error"]["error"]["message"]
     assert get_run("exp_3_cccccccc", store_home=str(tmp_path)).get_status() == "Running"
-    assert json.loads((tmp_path / "runs" / "exp_2_bbbbbbbb" / "run.json").read_text())["status"] == "Running"
+    # Reopening finished the record once, for every later reader (recovery.settle).
+    assert json.loads((tmp_path / "runs" / "exp_2_bbbbbbbb" / "run.json").read_text())["status"] == "Failed"

@@ -39,7 +39,10 @@ def list_runs(experiment, store_home: str | None = None) -> list:
 
     name = getattr(experiment, "name", experiment)
     base = store_home or home()
-    return [LocalRun(run_paths(r["runId"], base), experiment=experiment if experiment is not name else None)
+    from ...hyperdrive.local import SavedHyperDriveRun
+
+    return [SavedHyperDriveRun(run_paths(r["runId"], base)) if r.get("runType") == "hyperdrive" else
+            LocalRun(run_paths(r["runId"], base), experiment=experiment if experiment is not name else None)
             for r in all_run_records(base) if r.get("experimentName") == name]
 
 
@@ -56,4 +59,17 @@ def get_run(run_id: str, store_home: str | None = None):
         raise UserErrorException(
             f"No local run {run_id!r} in {paths.home}. Runs live under $ACPT_ESTIMATOR_HOME (default ./.acpt in "
             "the directory the driver ran from); set ACPT_ESTIMATOR_HOME to that store.")
+    if _is_sweep(paths.run_json):
+        from ...hyperdrive.local import SavedHyperDriveRun
+
+        return SavedHyperDriveRun(paths)
     return LocalRun(paths)
+
+
+def _is_sweep(run_json: str) -> bool:
+    from .store import read_json
+
+    try:
+        return read_json(run_json).get("runType") == "hyperdrive"
+    except (OSError, ValueError):
+        return False

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import subprocess
 
 import attrs
 
@@ -80,9 +81,28 @@ class Mount:
     target: str
 
 
+_bind_probe: dict = {}
+
+
 def bind_mounts_available() -> bool:
-    """Read-only bind mounts need root (CAP_SYS_ADMIN) and util-linux's unshare and mount."""
-    return os.geteuid() == 0 and shutil.which("unshare") is not None and shutil.which("mount") is not None
+    """Read-only bind mounts need root with CAP_SYS_ADMIN and util-linux's unshare and mount; probed once.
+
+    Root in a plain ``docker run`` lacks CAP_SYS_ADMIN: ``unshare --mount`` fails there, and the inputs
+    are read-only copies instead.
+    """
+    if os.geteuid() != 0 or shutil.which("mount") is None:
+        return False
+    unshare = shutil.which("unshare")
+    if unshare is None:
+        return False
+    if unshare not in _bind_probe:
+        try:
+            probe = subprocess.run([unshare, "--mount", "--propagation", "private", "--", "/bin/true"],
+                                   stdin=subprocess.DEVNULL, capture_output=True, timeout=10)
+            _bind_probe[unshare] = probe.returncode == 0
+        except (OSError, subprocess.SubprocessError):
+            _bind_probe[unshare] = False
+    return _bind_probe[unshare]
 
 
 def materialize(spec, sources: dict, run_root: str, bind: bool | None = None) -> tuple[dict, tuple]:
@@ -93,7 +113,6 @@ def materialize(spec, sources: dict, run_root: str, bind: bool | None = None) ->
     - mount/direct: read-only at ``<run>/inputs/<name>``: a read-only bind mount (root), else a read-only copy
       (file permissions stop non-root writers).
     """
-    bind = bind_mounts_available() if bind is None else bind
     paths, mounts = {}, []
     for item in spec.inputs:
         source = sources[item.name]
@@ -105,7 +124,7 @@ def materialize(spec, sources: dict, run_root: str, bind: bool | None = None) ->
         os.makedirs(folder, exist_ok=True)
         if item.mode == "download":
             _copy(source, target)
-        elif bind:
+        elif bind if bind is not None else bind_mounts_available():  # probed only for jobs that mount
             if os.path.isfile(source):
                 open(target, "a").close()  # a file is bind-mounted onto a file
             mounts.append(Mount(source, target))

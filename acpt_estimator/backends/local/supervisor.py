@@ -263,6 +263,9 @@ class _Process:
 # ---- Ctrl-C and SIGTERM on the driver end every job it supervises -----------------------------------
 _active: set = set()
 _lock = threading.Lock()
+# Set when the driver is interrupted (Ctrl-C, SIGTERM, SIGHUP, an uncaught exception): schedulers that
+# submit jobs (local HyperDrive) stop starting new ones.
+interrupted = threading.Event()
 _previous: dict = {}
 _hooked = False
 
@@ -285,6 +288,7 @@ def _at_shutdown() -> None:
     could be installed. A driver that ends normally waits for its jobs, like a v1 driver's cloud jobs run on.
     """
     if isinstance(getattr(sys, "last_value", None), BaseException):
+        interrupted.set()
         for supervisor in active():
             supervisor.request_end("interrupted")
 
@@ -320,6 +324,7 @@ def _install_handlers() -> None:
 
 
 def _on_signal(signum, frame):
+    interrupted.set()
     running = active()
     for supervisor in running:
         supervisor.request_end("interrupted")
