@@ -143,13 +143,8 @@ def process_alive(pid: int | None, start_ticks: int | None = None) -> bool:
 
 def start_time(pid: int) -> int | None:
     """Field 22 of /proc/<pid>/stat: the process start time in clock ticks since boot."""
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as handle:
-            stat = handle.read()
-    except OSError:
-        return None
-    fields = stat[stat.rfind(b")") + 2:].split()
-    return int(fields[19])
+    info = _stat(pid)
+    return None if info is None else info[2]
 
 
 def _stat(pid: int):
