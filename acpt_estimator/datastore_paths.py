@@ -40,3 +40,24 @@ def strip_glob(path: str) -> str:
     while parts and any(ch in parts[-1] for ch in "*?["):
         parts.pop()
     return "/".join(parts) + "/" if parts else ""
+
+
+def download_each(names, target_path: str, overwrite: bool, show_progress: bool, fetch) -> int:
+    """v1 ``datastore.download``'s loop: ``fetch(name, dest)`` for each name not already at ``target_path/name``
+    (unless ``overwrite``); returns how many were fetched."""
+    import os
+
+    from .paths import contained
+
+    copied = 0
+    for name in names:
+        dest = contained(target_path, name, parameter="datastore file", what="the download folder",
+                         fix="Download into a folder of its own, or rename the file in the datastore.")
+        if os.path.exists(dest) and not overwrite:
+            continue  # v1 skips files already downloaded
+        os.makedirs(os.path.dirname(dest), exist_ok=True)
+        fetch(name, dest)
+        copied += 1
+        if show_progress:
+            print(f"Downloaded {name}, {copied} files out of an estimated total of {len(names)}")
+    return copied

@@ -2,28 +2,13 @@
 
 from __future__ import annotations
 
-from .exceptions import UserErrorException
+from .v1._refusal import refused_class
 
 
-class _Refusing(type):
-    """Metaclass: constructing the class, or calling anything on it, raises with the v2 replacement."""
-
-    def _refuse(cls, *args, **kwargs):
-        raise UserErrorException(f"{cls.__name__} is not supported by acpt-estimator, which runs v1 training code. "
-                                 f"{cls._replacement}")
-
-    def __call__(cls, *args, **kwargs):
-        cls._refuse()
-
-    def __getattr__(cls, attribute):  # AciWebservice.deploy_configuration(...), Webservice.list(ws)
-        if attribute.startswith("__"):
-            raise AttributeError(attribute)
-        return cls._refuse
-
-
-def unsupported(name: str, replacement: str) -> type:
-    """A class that imports (so v1 modules load) and raises as soon as it is used."""
-    return _Refusing(name, (), {"_replacement": replacement, "__doc__": f"v1 ``{name}``: refused. {replacement}"})
+def unsupported(name: str, replacement: str,
+                why: str = "acpt-estimator runs v1 training code, not deployment or pipelines.") -> type:
+    """A class that imports (so v1 modules load) and refuses as soon as it is used (``refused_class``)."""
+    return refused_class(name, why, replacement, module=__name__)
 
 
 _DEPLOY = ("Deploy models with SDK v2 managed online endpoints: azure.ai.ml.entities.ManagedOnlineEndpoint and "
@@ -34,9 +19,11 @@ LocalWebservice = unsupported("LocalWebservice", _DEPLOY)
 Webservice = unsupported("Webservice", _DEPLOY)
 InferenceConfig = unsupported("InferenceConfig", _DEPLOY)
 ContainerImage = unsupported("ContainerImage", _DEPLOY)
+Image = unsupported("Image", _DEPLOY)
 TensorFlow = unsupported(
     "TensorFlow", "For TensorFlow jobs use Estimator(..., custom_docker_image=<a TensorFlow image>) or an SDK v2 "
-    "command job with a TensorFlow curated environment.")
+    "command job with a TensorFlow curated environment.",
+    why="acpt-estimator translates PyTorch estimators; TensorFlow's has no ACPT environment.")
 _PIPELINES = ("Build pipelines with SDK v2 (azure.ai.ml.dsl.pipeline); single training jobs keep working through "
               "Experiment.submit.")
 Pipeline = unsupported("Pipeline", _PIPELINES)

@@ -48,3 +48,24 @@ class refused:
 
 def is_refusal(obj) -> bool:
     return bool(getattr(obj, REFUSAL_MARK, False))
+
+
+class _RefusedClass(type):
+    """Metaclass of a v1 class with no equivalent: constructing it, or using any public member, refuses."""
+
+    def __call__(cls, *args, **kwargs):
+        refuse(cls.__name__, cls._why, cls._replacement)
+
+    def __getattr__(cls, attribute):  # AksCompute.provisioning_configuration(...), Webservice.list(ws)
+        if attribute.startswith("_"):
+            raise AttributeError(attribute)
+        return refused(f"{cls.__name__}.{attribute}", cls._why, cls._replacement).__get__(None, cls)
+
+
+def refused_class(name: str, why: str, replacement: str, module: str | None = None) -> type:
+    """A v1 class that imports (so v1 modules load) and refuses as soon as it is constructed or used."""
+    body = {"_why": why, "_replacement": replacement, REFUSAL_MARK: True,
+            "__doc__": f"v1 ``{name}``: not supported. {why} Use instead: {replacement}"}
+    if module:
+        body["__module__"] = module
+    return _RefusedClass(name, (), body)

@@ -135,7 +135,8 @@ def test_register_model_points_at_the_job_output(fake_aml, submit):
     assert props["modelUri"] == f"azureml://jobs/{run.id}/outputs/artifacts/paths/outputs/model.pt"
     assert props["modelType"] == "custom_model" and props["tags"] == {"acc": "0.9"}
     assert props["properties"]["model_framework"] == "PyTorch"
-    assert model.name == "mnist" and model.version == "1"
+    assert (model.name, model.version, model.id) == ("mnist", 1, "mnist:1")  # v1's shapes: an int version
+    assert model.model_framework == "PyTorch" and model.run_id == run.id and model.tags == {"acc": "0.9"}
     assert fake_aml.calls("PUT", r"^/blob/.*model") == []  # nothing is uploaded: the service copies the output
     with pytest.raises(ModelPathNotFoundException, match="outputs/nope.pt"):
         run.register_model("mnist", model_path="outputs/nope.pt")

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from acpt_estimator import PyTorch
-from acpt_estimator.v1.core.compute.compute import AmlCompute, ComputeTarget
+from acpt_estimator.v1.core.compute import AmlCompute, ComputeTarget
 from acpt_estimator.v1.core.datastore import Datastore
 from acpt_estimator.exceptions import ComputeTargetException, UserErrorException, WorkspaceException
 from acpt_estimator.v1.core.experiment import Experiment

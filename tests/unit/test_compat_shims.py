@@ -11,7 +11,7 @@ import pytest
 import acpt_estimator
 from acpt_estimator import distribution, exceptions
 from acpt_estimator.v1.core import runconfig
-from acpt_estimator.v1.core.compute import compute
+from acpt_estimator.v1.core.compute import computeinstance
 from acpt_estimator.v1.train import hyperdrive
 
 COMPAT = pathlib.Path(__file__).resolve().parents[2] / "compat"
@@ -84,7 +84,7 @@ def test_auth_compute_and_runconfig_extras():
     assert importlib.import_module("azureml.core.authentication").ServicePrincipalAuthentication \
         is authentication.ServicePrincipalAuthentication
     assert importlib.import_module("azureml.core.runconfig").DockerConfiguration is runconfig.DockerConfiguration
-    assert importlib.import_module("azureml.core.compute").ComputeInstance is compute.ComputeInstance
+    assert importlib.import_module("azureml.core.compute").ComputeInstance is computeinstance.ComputeInstance
 
 
 @pytest.mark.parametrize("module, name, use", [
@@ -99,8 +99,9 @@ def test_auth_compute_and_runconfig_extras():
 def test_out_of_scope_v1_names_import_and_refuse_with_the_v2_replacement(module, name, use):
     """compat-surface.md §2 also lists deployment, TensorFlow and pipeline imports: they resolve, and using them
     says what SDK v2 offers instead (drivers that train and then deploy fail at the deploy line, not at import)."""
-    from acpt_estimator.exceptions import UserErrorException
+    from acpt_estimator.exceptions import V1NotSupportedException
 
     cls = getattr(importlib.import_module(module), name)
-    with pytest.raises(UserErrorException, match=f"{name} is not supported by acpt-estimator.*(v2|Estimator)"):
+    with pytest.raises(V1NotSupportedException,
+                       match=rf"{name}(\.\w+)? is not supported by acpt-estimator.*Use instead:.*(v2|Estimator)"):
         use(cls)

@@ -8,7 +8,7 @@ import json
 import pytest
 
 from acpt_estimator import target
-from acpt_estimator.v1.core.compute.compute import AmlCompute, ComputeTarget
+from acpt_estimator.v1.core.compute import AmlCompute, ComputeTarget
 from acpt_estimator.exceptions import ComputeTargetException, UserErrorException
 from acpt_estimator.v1.core.workspace import Workspace
 from tests.v1_signatures import PATH as SIGNATURES

@@ -1,32 +1,8 @@
-"""Workspace assets through the MLClient: datastores (v1 ``Datastore.get``) and models (``run.register_model``)."""
+"""Workspace assets through the MLClient: models registered from a job's outputs (``run.register_model``)."""
 
 from __future__ import annotations
 
-from ...exceptions import UserErrorException
 from .client import azure_errors, ml_client
-
-
-def default_datastore_name(workspace) -> str:
-    with azure_errors(workspace, "read the default datastore"):
-        return ml_client(workspace).datastores.get_default().name
-
-
-def datastore_names(workspace) -> list:
-    with azure_errors(workspace, "list datastores"):
-        return [store.name for store in ml_client(workspace).datastores.list()]
-
-
-def check_datastore(workspace, name: str) -> None:
-    from azure.core.exceptions import ResourceNotFoundError
-
-    try:
-        with azure_errors(workspace, f"read datastore {name!r}"):
-            ml_client(workspace).datastores.get(name)
-    except ResourceNotFoundError:
-        raise UserErrorException(
-            f"Datastore.get(ws, {name!r}): no datastore named {name!r} in workspace {workspace.name!r}. "
-            "Use ws.get_default_datastore(), or register the datastore in the Azure ML studio (Data > Datastores)."
-        ) from None
 
 
 def job_output_uri(job_name: str, path: str) -> str:

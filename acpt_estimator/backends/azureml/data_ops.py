@@ -126,3 +126,19 @@ def get_dataset(workspace, name: str, version=None):
             f"Register it with dataset.register(ws, {name!r}) or check the name in the studio's Data page.")
     asset = _latest(versions)
     return str(asset.version), asset.path
+
+
+def download(workspace, datastore_name: str, target_path: str, prefix: str | None, overwrite: bool,
+             show_progress: bool) -> int:
+    """v1 ``datastore.download``: blobs whose name starts with ``prefix`` written under ``target_path``."""
+    from ...datastore_paths import download_each
+
+    container, _ = _container(workspace, datastore_name)
+
+    def fetch(name, dest):
+        with open(dest, "wb") as handle:
+            container.download_blob(name).readinto(handle)
+
+    with azure_errors(workspace, f"download from datastore {datastore_name!r}"):
+        names = [b.name for b in container.list_blobs(name_starts_with=(prefix or "").lstrip("/") or None)]
+        return download_each(names, target_path, overwrite, show_progress, fetch)

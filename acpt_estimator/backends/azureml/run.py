@@ -147,9 +147,14 @@ class CloudRun(Run):
 
                 logging.getLogger(__name__).warning(
                     "register_model(%s=...) has no v2 equivalent and is not recorded on the model.", ignored)
-        return register_job_model(self._workspace, self._id, model_name, path, tags=tags, properties=properties,
-                                  description=description, model_framework=model_framework,
-                                  model_framework_version=model_framework_version)
+        from ...v1.core._model_store import from_v2
+        from ...v1.core.model import Model
+
+        entity = register_job_model(self._workspace, self._id, model_name, path, tags=tags, properties=properties,
+                                    description=description, model_framework=model_framework,
+                                    model_framework_version=model_framework_version)
+        return Model._from_record(self._workspace, {**from_v2(entity), "run_id": self._id,
+                                                    "experiment_name": getattr(self.experiment, "name", None)})
 
     def cancel(self) -> None:
         with azure_errors(self._workspace, f"cancel run {self._id!r}"):

@@ -128,3 +128,15 @@ def _without_glob(path: str) -> str:
     from acpt_estimator.datastore_paths import strip_glob
 
     return strip_glob(path) if any(ch in path for ch in "*?[") else path
+
+
+def download(datastore_name: str, target_path: str, prefix: str | None, overwrite: bool, show_progress: bool,
+             store_home: str | None = None) -> int:
+    """v1 ``datastore.download``: files whose path starts with ``prefix`` copied under ``target_path``."""
+    from ...datastore_paths import download_each
+
+    root = datastore_folder(store_home or home(), datastore_name)
+    names = list_source_files(root) if os.path.isdir(root) else []
+    wanted = [n for n in names if n.startswith((prefix or "").lstrip("/"))]
+    return download_each(wanted, target_path, overwrite, show_progress,
+                         lambda rel, dest: shutil.copyfile(os.path.join(root, rel), dest))

@@ -122,3 +122,27 @@ def list_models(name: str | None = None, store_home: str | None = None) -> list[
             if os.path.isfile(path):
                 found.append(Model(**read_json(path)))
     return found
+
+
+def _record_path(name: str, version: int, store_home: str | None = None) -> str:
+    path = os.path.join(models_folder(store_home or home()), name, str(version), "model.json")
+    if not os.path.isfile(path):
+        raise UserErrorException(f"Model {name!r} version {version} is not registered in "
+                                 f"{models_folder(store_home or home())}.")
+    return path
+
+
+def update(record: dict, store_home: str | None = None) -> None:
+    """Rewrite a registered version's tags, properties and description (its files stay)."""
+    check_name(record["name"])
+    path = _record_path(record["name"], int(record["version"]), store_home)
+    write_json(path, attrs.asdict(Model(**{**read_json(path), "tags": dict(record["tags"]),
+                                          "properties": dict(record["properties"]),
+                                          "description": record["description"]})))
+
+
+def delete(name: str, version: int, store_home: str | None = None) -> None:
+    """Remove one registered version with its files."""
+    check_name(name)
+    path = _record_path(name, int(version), store_home)
+    shutil.rmtree(os.path.dirname(path))

@@ -262,13 +262,18 @@ class LocalRun(RecordingRun, Run):
     def register_model(self, model_name, model_path=None, tags=None, properties=None, model_framework=None,
                        model_framework_version=None, description=None, datasets=None, sample_input_dataset=None,
                        sample_output_dataset=None, resource_configuration=None, **kwargs):
+        import attrs
+
+        from ...v1.core.model import Model  # v1's Model object: update/add_tags/download like a looked-up one
+
         record = self._record()
-        return models.register(
+        registered = models.register(
             store_home=self._paths.home, run_id=self.id, experiment_name=record.get("experimentName"),
             files_dir=self._paths.files, file_names=self.get_file_names(), model_name=model_name,
             model_path=model_path or model_name, tags=tags, properties=properties, description=description,
             model_framework=model_framework, model_framework_version=model_framework_version,
             datasets=dict(datasets or []))
+        return Model._from_record(getattr(self.experiment, "workspace", None), attrs.asdict(registered))
 
     # ---- v1 odds and ends ---------------------------------------------------------------------------
     def get_children(self, recursive=False, tags=None, properties=None, type=None, status=None, _rehydrate_runs=True):

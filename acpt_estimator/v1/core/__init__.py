@@ -9,6 +9,11 @@ _LAZY = {
     "ComputeTarget": "compute", "Datastore": "datastore", "Dataset": "dataset", "Environment": "environment",
     "Experiment": "experiment", "Model": "model", "Run": "run", "RunConfiguration": "runconfig",
     "ScriptRunConfig": "script_run_config", "Workspace": "workspace",
+    "Image": "image", "Keyvault": "keyvault", "LinkedService": "linked_service",
+    "SynapseWorkspaceLinkedServiceConfiguration": "linked_service", "PrivateEndPoint": "private_endpoint",
+    "PrivateEndPointConfig": "private_endpoint", "Webservice": "webservice",
+    "attach_legacy_compute_target": "compute_target", "is_compute_target_prepared": "compute_target",
+    "prepare_compute_target": "compute_target", "remove_legacy_compute_target": "compute_target",
 }
 
 

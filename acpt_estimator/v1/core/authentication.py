@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import abc
+import enum
+import time
+from collections import namedtuple
 
 from acpt_estimator.exceptions import UserErrorException
 
@@ -40,6 +43,14 @@ class AbstractAuthentication(abc.ABC):
         """v1: the bearer header for Azure Resource Manager calls."""
         token = self.get_token(ARM_SCOPES.get(self._cloud, ARM_SCOPES["AzureCloud"])).token
         return {"Authorization": "Bearer " + token}
+
+    def signed_session(self, session=None):
+        """v1: a ``requests.Session`` (the one given, or a new one) carrying the bearer header."""
+        import requests
+
+        session = session if session is not None else requests.Session()
+        session.headers.update(self.get_authentication_header())
+        return session
 
     def __repr__(self) -> str:  # never shows secrets
         return f"{type(self).__name__}()"
@@ -133,6 +144,88 @@ class MsiAuthentication(AbstractAuthentication):
         return f"MsiAuthentication(identity_config={self.identity_config!r})"
 
 
+AccessToken = namedtuple("AccessToken", ["token", "expires_on"])
+AccessToken.__doc__ = "v1 (and azure-core): a bearer token and its expiry in seconds since the epoch."
+
+
+class Audience(str, enum.Enum):
+    """v1: whom a token from ``TokenAuthentication``'s callback is for."""
+
+    ARM = "arm"
+    AZUREML = "azureml"
+
+
+class _StaticToken:
+    """A TokenCredential over one token the caller already has."""
+
+    def __init__(self, token, expires_on):
+        self._token, self._expires_on = token, expires_on
+
+    def get_token(self, *scopes, **kwargs):
+        from azure.core.credentials import AccessToken as CoreToken
+
+        return CoreToken(self._token, int(self._expires_on or time.time() + 3600))
+
+
+def _check_token(param, value) -> None:
+    if not value or not isinstance(value, str):
+        raise UserErrorException(f"{param} must be the access token string (a JWT); got {type(value).__name__}.")
+
+
+class TokenAuthentication(AbstractAuthentication):
+    """v1: ``get_token_for_audience(audience)`` returns a token (or ``(token, expires_on)``) for an ``Audience``."""
+
+    def __init__(self, get_token_for_audience, cloud=None):
+        if not callable(get_token_for_audience):
+            raise UserErrorException("TokenAuthentication(get_token_for_audience=...) must be a function taking an "
+                                     "Audience and returning an access token.")
+        self._get_token_for_audience = get_token_for_audience
+        self._cloud = cloud or "AzureCloud"
+
+    def to_credential(self):
+        return self
+
+    def get_token(self, *scopes, **kwargs):
+        from azure.core.credentials import AccessToken as CoreToken
+
+        arm = not scopes or any(s in ARM_SCOPES.values() or "//management." in s for s in scopes)
+        answer = self._get_token_for_audience(Audience.ARM if arm else Audience.AZUREML)
+        token, expires_on = answer if isinstance(answer, tuple) else (answer, None)
+        _check_token("The token from get_token_for_audience", token)
+        return CoreToken(token, int(expires_on or time.time() + 3600))
+
+
+class ArmTokenAuthentication(AbstractAuthentication):
+    """v1 (deprecated there too): one ARM access token the caller already has."""
+
+    def __init__(self, arm_access_token, cloud=None):
+        _check_token("arm_access_token", arm_access_token)
+        self._token = arm_access_token
+        self._cloud = cloud or "AzureCloud"
+
+    def to_credential(self):
+        return _StaticToken(self._token, None)
+
+
+class AzureMLTokenAuthentication(AbstractAuthentication):
+    """v1: a run's Azure ML token (what ``AZUREML_RUN_TOKEN`` held in v1 jobs), used as a bearer token."""
+
+    def __init__(self, azureml_access_token, expiry_time=None, host=None, subscription_id=None,
+                 resource_group_name=None, workspace_name=None, experiment_name=None, run_id=None, user_email=None,
+                 experiment_id=None, cloud="AzureCloud"):
+        _check_token("azureml_access_token", azureml_access_token)
+        self._token = azureml_access_token
+        expiry = expiry_time.timestamp() if hasattr(expiry_time, "timestamp") else expiry_time
+        self._expires_on = expiry
+        self._cloud = cloud or "AzureCloud"
+        self.host, self.subscription_id, self.resource_group_name = host, subscription_id, resource_group_name
+        self.workspace_name, self.experiment_name, self.run_id = workspace_name, experiment_name, run_id
+        self.experiment_id, self.user_email = experiment_id, user_email
+
+    def to_credential(self):
+        return _StaticToken(self._token, self._expires_on)
+
+
 def to_credential(auth):
     """The azure-core TokenCredential for ``auth=``: None -> DefaultAzureCredential; v1 classes mapped."""
     if auth is None:
@@ -149,5 +242,6 @@ def to_credential(auth):
         "(an object with get_token), or leave auth=None to use DefaultAzureCredential.")
 
 
-__all__ = sorted(["AbstractAuthentication", "AzureCliAuthentication", "InteractiveLoginAuthentication",
-                  "MsiAuthentication", "ServicePrincipalAuthentication", "to_credential"])
+__all__ = sorted(["AbstractAuthentication", "AccessToken", "ArmTokenAuthentication", "Audience",
+                  "AzureCliAuthentication", "AzureMLTokenAuthentication", "InteractiveLoginAuthentication",
+                  "MsiAuthentication", "ServicePrincipalAuthentication", "TokenAuthentication", "to_credential"])

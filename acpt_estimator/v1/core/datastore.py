@@ -5,11 +5,10 @@ from __future__ import annotations
 import logging
 import os
 
-import attrs
-
-from acpt_estimator.exceptions import UserErrorException
 from acpt_estimator.datastore_paths import is_local_workspace
+from acpt_estimator.exceptions import UserErrorException
 from acpt_estimator.names import check
+from acpt_estimator.v1._refusal import refused
 from acpt_estimator.v1.data.data_reference import DataReference
 
 logger = logging.getLogger(__name__)
@@ -24,22 +23,141 @@ def _warn_datastore_deprecated(method: str) -> None:
             "See Dataset API change notice at https://aka.ms/dataset-deprecation.", method, method)
 
 
-@attrs.define(eq=False)
+_DEFAULT = "workspaceblobstore"
+_NO_SQL_WHY = ("v2 datastores are storage only (Blob, File, Data Lake Gen1/Gen2); database connections became "
+               "workspace connections.")
+
+
 class Datastore:
-    """v1 ``azureml.core.Datastore``: a named store in the workspace (``workspaceblobstore`` by default)."""
+    """v1 ``azureml.core.Datastore``: a named store in the workspace (``workspaceblobstore`` by default).
 
-    workspace: object
-    # Checked at construction: the name becomes a store folder and part of $AZUREML_DATAREFERENCE_<name>.
-    name: str = attrs.field(default="workspaceblobstore",
-                            validator=lambda _, __, value: check("datastore", value, parameter="datastore_name"))
+    ``Datastore(ws, name)`` is a cheap reference (no call); its v1 fields (``datastore_type``, ``account_name``,
+    ...) are read from the workspace on first use. ``Datastore.get`` returns v1's typed class
+    (``AzureBlobDatastore``, ``AzureFileDatastore``). Locally the datastore is a folder of the run store.
+    """
 
-    @classmethod
-    def get(cls, workspace, datastore_name: str) -> "Datastore":
-        return workspace._get_datastore(datastore_name) if hasattr(workspace, "_get_datastore") else cls(workspace, datastore_name)
+    def __init__(self, workspace, name=None):
+        self._workspace = workspace
+        # Checked at construction: the name becomes a store folder and part of $AZUREML_DATAREFERENCE_<name>.
+        self._name = check("datastore", name, parameter="datastore_name") if name else default_name(workspace)
+        self._fields = None  # v1 fields, described on first use
 
-    @classmethod
-    def get_default(cls, workspace) -> "Datastore":
-        return cls.get(workspace, "workspaceblobstore")
+    @property
+    def workspace(self):
+        return self._workspace
+
+    @property
+    def name(self) -> str:
+        return self._name
+
+    def _describe(self) -> dict:
+        if self._fields is None:
+            self._fields = describe(self._workspace, self._name)
+        return self._fields
+
+    @property
+    def datastore_type(self) -> str:
+        return self._describe()["datastore_type"]
+
+    @property
+    def account_name(self):
+        return self._describe().get("account_name")
+
+    @property
+    def container_name(self):
+        return self._describe().get("container_name")
+
+    @property
+    def protocol(self):
+        return self._describe().get("protocol")
+
+    @property
+    def endpoint(self):
+        return self._describe().get("endpoint")
+
+    # ---- v1 static members ---------------------------------------------------------------------------
+    @staticmethod
+    def get(workspace, datastore_name: str) -> "Datastore":
+        """The datastore as v1's typed class; a missing name is an error naming it (checked offline too)."""
+        fields = describe(workspace, datastore_name)
+        return _typed(workspace, datastore_name, fields)
+
+    @staticmethod
+    def get_default(workspace) -> "Datastore":
+        return Datastore.get(workspace, default_name(workspace))
+
+    @staticmethod
+    def _list(workspace) -> list:
+        from acpt_estimator.v1.core import _datastore_registry as registry
+
+        return [_typed(workspace, name, fields) for name, fields in registry.list_all(workspace)]
+
+    @staticmethod
+    def register_azure_blob_container(workspace, datastore_name, container_name, account_name, sas_token=None,
+                                      account_key=None, protocol=None, endpoint=None, overwrite=False,
+                                      create_if_not_exists=False, skip_validation=False, blob_cache_timeout=None,
+                                      grant_workspace_access=False, subscription_id=None, resource_group=None):
+        """Register a blob container (v2 ``datastores.create_or_update``); locally a datastore folder."""
+        from acpt_estimator.v1.core import _datastore_registry as registry
+
+        fields = registry.fields("AzureBlob", container_name, account_name, protocol, endpoint)
+        registry.register(workspace, datastore_name, fields, overwrite, secret=account_key or sas_token,
+                          secret_kind="account_key" if account_key else "sas_token")
+        return _typed(workspace, datastore_name, fields)
+
+    @staticmethod
+    def register_azure_file_share(workspace, datastore_name, file_share_name, account_name, sas_token=None,
+                                  account_key=None, protocol=None, endpoint=None, overwrite=False,
+                                  create_if_not_exists=False, skip_validation=False):
+        """Register a file share (v2 ``AzureFileDatastore``); locally a datastore folder."""
+        from acpt_estimator.v1.core import _datastore_registry as registry
+
+        fields = registry.fields("AzureFile", file_share_name, account_name, protocol, endpoint)
+        registry.register(workspace, datastore_name, fields, overwrite, secret=account_key or sas_token,
+                          secret_kind="account_key" if account_key else "sas_token")
+        return _typed(workspace, datastore_name, fields)
+
+    register_azure_data_lake = refused(
+        "Datastore.register_azure_data_lake", "Data Lake Storage Gen1 is retired.",
+        "ADLS Gen2: ml_client.datastores.create_or_update(AzureDataLakeGen2Datastore(...))")
+    register_azure_data_lake_gen2 = refused(
+        "Datastore.register_azure_data_lake_gen2", "service-principal registration takes v2's credential objects.",
+        "ml_client.datastores.create_or_update(AzureDataLakeGen2Datastore(name=..., account_name=..., "
+        "filesystem=..., credentials=ServicePrincipalConfiguration(...)))")
+    register_azure_sql_database = refused("Datastore.register_azure_sql_database", _NO_SQL_WHY,
+                                          "ml_client.connections.create_or_update(AzureSqlDbConnection(...))")
+    register_azure_postgre_sql = refused("Datastore.register_azure_postgre_sql", _NO_SQL_WHY,
+                                         "a workspace connection (ml_client.connections.create_or_update)")
+    register_azure_my_sql = refused("Datastore.register_azure_my_sql", _NO_SQL_WHY,
+                                    "a workspace connection (ml_client.connections.create_or_update)")
+    register_dbfs = refused("Datastore.register_dbfs", "DBFS datastores served Databricks pipeline steps.",
+                            "read DBFS from Databricks, or copy the data to a Blob/ADLS Gen2 datastore")
+    register_hdfs = refused("Datastore.register_hdfs", "HDFS datastores served v1 pipelines on HDInsight.",
+                            "copy the data to a Blob/ADLS Gen2 datastore (ml_client.datastores.create_or_update)")
+
+    # ---- v1 instance members -------------------------------------------------------------------------
+    def set_as_default(self) -> None:
+        from acpt_estimator.v1.core import _datastore_registry as registry
+
+        registry.set_default(self._workspace, self._name)
+
+    def unregister(self) -> None:
+        """Remove the registration (the data in storage stays, like v1)."""
+        from acpt_estimator.v1.core import _datastore_registry as registry
+
+        registry.unregister(self._workspace, self._name)
+
+    def download(self, target_path, prefix=None, overwrite=False, show_progress=True) -> int:
+        """v1: copy the files under ``prefix`` into ``target_path`` (kept relative); returns how many were copied.
+
+        Files already at the target are skipped unless ``overwrite``."""
+        if is_local_workspace(self._workspace):
+            from acpt_estimator.backends.local import datastores
+
+            return datastores.download(self._name, target_path, prefix, overwrite, show_progress)
+        from acpt_estimator.backends.azureml import data_ops
+
+        return data_ops.download(self._workspace, self._name, target_path, prefix, overwrite, show_progress)
 
     def path(self, path: str | None = None, data_reference_name: str | None = None) -> DataReference:
         return DataReference(self, data_reference_name, path_on_datastore=path)
@@ -89,3 +207,31 @@ class Datastore:
 
     def __str__(self) -> str:
         return f"$AZUREML_DATAREFERENCE_{self.name}"
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(workspace={getattr(self._workspace, 'name', None)!r}, name={self._name!r})"
+
+
+def default_name(workspace) -> str:
+    from acpt_estimator.v1.core import _datastore_registry as registry
+
+    return registry.default_name(workspace)
+
+
+def describe(workspace, name) -> dict:
+    from acpt_estimator.v1.core import _datastore_registry as registry
+
+    return registry.describe(workspace, name)
+
+
+def _typed(workspace, name, fields) -> Datastore:
+    """v1's class for a datastore type: AzureBlobDatastore, AzureFileDatastore, else a plain Datastore."""
+    from acpt_estimator.v1.data.azure_storage_datastore import AzureBlobDatastore, AzureFileDatastore
+
+    cls = {"AzureBlob": AzureBlobDatastore, "AzureFile": AzureFileDatastore}.get(fields["datastore_type"])
+    if cls is None:
+        store = Datastore(workspace, name)
+        store._fields = fields
+        return store
+    return cls(workspace, name, fields.get("container_name"), fields.get("account_name"),
+               protocol=fields.get("protocol"), endpoint=fields.get("endpoint"))

@@ -6,19 +6,33 @@ import json
 import os
 import re
 
-from acpt_estimator.v1.core.datastore import Datastore
 from acpt_estimator.exceptions import UserErrorException
 from acpt_estimator.target import local_mode, offline_mode
+from acpt_estimator.v1._refusal import refused
+from acpt_estimator.v1.core.compute import AmlCompute, ComputeTarget
+from acpt_estimator.v1.core.datastore import Datastore
 
 _CONFIG_DIRS = (".azureml", "aml_config", "")
 _CONFIG_FILES = ("config.json", "project.json")
 _SCOPE = re.compile(r"/subscriptions/(?P<s>[^/]+)/resourceGroups/(?P<rg>[^/]+)/providers/[^/]+/workspaces/(?P<ws>[^/]+)",
                     re.IGNORECASE)
 LOCAL_WORKSPACE_NAME = "local"
+LOCAL_LOCATION = "local"  # what ws.location reads offline (v1 code concatenates it, so never None)
+_NETWORK_WHY = "workspace networking is managed outside training code."
+_NETWORK_V2 = "azure.ai.ml.entities.PrivateEndpoint with ml_client.workspaces.begin_update, or the Azure portal"
+_CONNECTION_WHY = "v1's workspace connections became v2 connection objects."
+_DEPLOY_WHY = "acpt-estimator runs v1 training code, not deployment."
 
 
 class Workspace:
-    """A workspace reference. Nothing touches the network until a cloud job is submitted."""
+    """A workspace reference. Nothing touches the network until a cloud member needs the service."""
+
+    DEFAULT_CPU_CLUSTER_NAME = "cpu-cluster"
+    DEFAULT_GPU_CLUSTER_NAME = "gpu-cluster"
+    DEFAULT_CPU_CLUSTER_CONFIGURATION = AmlCompute.provisioning_configuration(
+        vm_size="STANDARD_DS2_V2", min_nodes=0, max_nodes=2, vm_priority="dedicated")
+    DEFAULT_GPU_CLUSTER_CONFIGURATION = AmlCompute.provisioning_configuration(
+        vm_size="STANDARD_NC6", min_nodes=0, max_nodes=2, vm_priority="dedicated")
 
     def __init__(self, subscription_id, resource_group, workspace_name, auth=None, _location=None,
                  _disable_service_check=False, _workspace_id=None, sku="basic", tags=None, _cloud="AzureCloud"):
@@ -27,26 +41,27 @@ class Workspace:
             if not value or not isinstance(value, str):
                 raise UserErrorException(f"Workspace {param}={value!r} is missing; pass the value shown in the "
                                          "Azure ML studio's workspace overview (or use Workspace.from_config()).")
-        self.subscription_id = subscription_id
-        self.resource_group = resource_group
-        self.name = workspace_name
-        self.location = _location
-        self.tags = dict(tags or {})
-        self.sku = sku
+        self._subscription_id = subscription_id
+        self._resource_group = resource_group
+        self._name = workspace_name
+        self._location = _location
+        self._tags = None if tags is None else dict(tags)
+        self._sku = sku
         self._auth = auth
         self._cloud = _cloud
         self._client = None  # the MLClient, made on first cloud call (backends/azureml/client.py)
         self._credential = None
         self._services = None
+        self._resource = None  # the workspace's ARM resource, read on first need
 
     # ---- construction --------------------------------------------------------------------------------
-    @classmethod
-    def from_config(cls, path=None, auth=None, _logger=None, _file_name=None) -> "Workspace":
+    @staticmethod
+    def from_config(path=None, auth=None, _logger=None, _file_name=None) -> "Workspace":
         """Walk up from ``path`` (default: cwd) through .azureml/, aml_config/ and the folder itself."""
         found = find_config(path, _file_name)
         if found is None:
             if local_mode():
-                return cls._local()
+                return Workspace._local()
             start = os.path.abspath(path or ".")
             raise UserErrorException(
                 f"The workspace configuration file config.json, could not be found in {start} or its parent "
@@ -54,18 +69,47 @@ class Workspace:
                 "into this folder or .azureml/, or set ACPT_ESTIMATOR_TARGET=local to run jobs on this machine.")
         config_path, config = found
         sub, rg, name = _parse_config(config, config_path)
-        return cls(sub, rg, name, auth=auth, _location=config.get("location"))
+        return Workspace(sub, rg, name, auth=auth, _location=config.get("location"))
 
-    @classmethod
-    def get(cls, name, auth=None, subscription_id=None, resource_group=None, location=None, cloud="AzureCloud",
+    @staticmethod
+    def get(name, auth=None, subscription_id=None, resource_group=None, location=None, cloud="AzureCloud",
             id=None) -> "Workspace":
         if local_mode() and not (subscription_id and resource_group):
-            return cls._local(name)
-        return cls(subscription_id, resource_group, name, auth=auth, _location=location, _cloud=cloud)
+            return Workspace._local(name)
+        return Workspace(subscription_id, resource_group, name, auth=auth, _location=location, _cloud=cloud)
+
+    @staticmethod
+    def create(name, auth=None, subscription_id=None, resource_group=None, location=None, create_resource_group=True,
+               sku="basic", tags=None, friendly_name=None, storage_account=None, key_vault=None, app_insights=None,
+               container_registry=None, adb_workspace=None, primary_user_assigned_identity=None, cmk_keyvault=None,
+               resource_cmk_uri=None, hbi_workspace=False, default_cpu_compute_target=None,
+               default_gpu_compute_target=None, private_endpoint_config=None, private_endpoint_auto_approval=True,
+               exist_ok=False, show_output=True, user_assigned_identity_for_cmk_encryption=None,
+               system_datastores_auth_mode="accessKey", v1_legacy_mode=None) -> "Workspace":
+        """v2 workspace get (``exist_ok``) or create; with local runs forced, the local workspace."""
+        if local_mode():
+            return Workspace._local(name)
+        from acpt_estimator.v1.core import _workspace_service
+
+        fields = {"friendly_name": friendly_name, "tags": tags, "hbi_workspace": hbi_workspace,
+                  "storage_account": storage_account, "key_vault": key_vault, "app_insights": app_insights,
+                  "container_registry": container_registry,
+                  "system_datastores_auth_mode": system_datastores_auth_mode}
+        return _workspace_service.create(Workspace, name, auth, subscription_id, resource_group, location, exist_ok,
+                                         show_output, fields)
+
+    @staticmethod
+    def list(subscription_id, auth=None, resource_group=None) -> dict:
+        """v1: workspace name -> [Workspace]; with local runs forced, the local workspace."""
+        if local_mode():
+            return {LOCAL_WORKSPACE_NAME: [Workspace._local()]}
+        from acpt_estimator.v1.core import _workspace_service
+
+        return _workspace_service.list_workspaces(Workspace, subscription_id, auth, resource_group)
 
     @classmethod
     def _local(cls, name: str = LOCAL_WORKSPACE_NAME) -> "Workspace":
-        workspace = cls("local", "local", name or LOCAL_WORKSPACE_NAME)
+        workspace = cls("local", "local", name or LOCAL_WORKSPACE_NAME, _location=LOCAL_LOCATION)
         workspace._is_local = True
         return workspace
 
@@ -81,52 +125,162 @@ class Workspace:
         """No Azure calls: a local-only workspace, local runs forced, or submissions captured by ``convert``."""
         return self._is_local or offline_mode()
 
-    # ---- v1 members ----------------------------------------------------------------------------------
-    def get_default_datastore(self) -> Datastore:
-        """The workspace's default datastore (``workspaceblobstore`` unless changed in the studio)."""
+    # ---- identity and details ------------------------------------------------------------------------
+    @property
+    def name(self) -> str:
+        return self._name
+
+    @property
+    def subscription_id(self) -> str:
+        return self._subscription_id
+
+    @property
+    def resource_group(self) -> str:
+        return self._resource_group
+
+    def _details(self) -> dict:
         if self._offline:
-            return Datastore(self, "workspaceblobstore")
-        from acpt_estimator.backends.azureml import assets
+            return {"id": self.arm_id, "name": self.name, "location": self._location or LOCAL_LOCATION,
+                    "type": "local", "tags": dict(self._tags or {}), "sku": self._sku,
+                    "friendlyName": self.name, "description": None, "provisioningState": "Succeeded",
+                    "discoveryUrl": None}
+        if self._resource is None:
+            from acpt_estimator.v1.core import _workspace_service
 
-        return Datastore(self, assets.default_datastore_name(self))
+            self._resource = _workspace_service.v1_details(_workspace_service.workspace_resource(self))
+        return self._resource
 
-    def _get_datastore(self, name: str) -> Datastore:
-        """``Datastore.get(ws, name)``: checked against the workspace like v1, unless offline."""
-        if not self._offline:
-            from acpt_estimator.backends.azureml import assets
+    @property
+    def location(self) -> str:
+        """The Azure region (read from the service when config.json had none); ``'local'`` offline."""
+        return self._location or self._details()["location"]
 
-            assets.check_datastore(self, name)
-        return Datastore(self, name)
+    @property
+    def tags(self) -> dict:
+        return dict(self._tags) if self._tags is not None else dict(self._details().get("tags") or {})
+
+    @property
+    def sku(self) -> str:
+        return self._details().get("sku") or self._sku
+
+    @property
+    def discovery_url(self):
+        return self._details().get("discoveryUrl")
+
+    def get_details(self) -> dict:
+        """v1's details dict (id, name, location, type, tags, sku, workspaceid, friendlyName, keyVault, ...)."""
+        return dict(self._details())
+
+    def update(self, friendly_name=None, description=None, tags=None, image_build_compute=None,
+               service_managed_resources_settings=None, primary_user_assigned_identity=None,
+               allow_public_access_when_behind_vnet=None, v1_legacy_mode=None) -> None:
+        """v2 ``begin_update`` of display name, description, tags and image build compute."""
+        if self._offline:
+            if tags is not None:
+                self._tags = dict(tags)
+            return
+        from acpt_estimator.v1.core import _workspace_service
+
+        _workspace_service.update(self, friendly_name, description, tags, image_build_compute)
+        self._resource = None
+        if tags is not None:
+            self._tags = dict(tags)
+
+    # ---- assets --------------------------------------------------------------------------------------
+    def get_default_datastore(self) -> Datastore:
+        """The workspace's default datastore (``workspaceblobstore`` unless changed)."""
+        return Datastore.get_default(self)
+
+    def set_default_datastore(self, name) -> None:
+        Datastore.get(self, name).set_as_default()
 
     @property
     def datastores(self) -> dict:
-        if self._offline:
-            return {"workspaceblobstore": Datastore(self, "workspaceblobstore")}
-        from acpt_estimator.backends.azureml import assets
-
-        return {name: Datastore(self, name) for name in assets.datastore_names(self)}
+        return {store.name: store for store in Datastore._list(self)}
 
     @property
     def compute_targets(self) -> dict:
-        """v1: name -> ComputeTarget for every compute in the workspace (empty offline)."""
-        from acpt_estimator.v1.core.compute.compute import ComputeTarget
+        """v1: name -> ComputeTarget. With local runs forced any name gives a stand-in, like ComputeTarget(ws, n)."""
+        found = {target.name: target for target in ComputeTarget.list(self)}
+        return _StandIns(self, found) if self._offline else found
 
-        return {target.name: target for target in ComputeTarget.list(self)}
+    def get_default_compute_target(self, type) -> ComputeTarget | None:
+        """v1 (deprecated): the ``cpu-cluster``/``gpu-cluster`` compute for ``type`` 'CPU'/'GPU', if present."""
+        names = {"CPU": self.DEFAULT_CPU_CLUSTER_NAME, "GPU": self.DEFAULT_GPU_CLUSTER_NAME}
+        if str(type).upper() not in names:
+            raise UserErrorException(f"get_default_compute_target(type={type!r}): use 'CPU' or 'GPU'.")
+        return self.compute_targets.get(names[str(type).upper()])
 
-    def get_mlflow_tracking_uri(self) -> str:
-        """The workspace's MLflow tracking URI (``azureml://...``), as azureml-mlflow reports it."""
+    @property
+    def models(self) -> dict:
+        """v1: name -> the latest version of each registered model."""
+        from acpt_estimator.v1.core.model import Model
+
+        return {model.name: model for model in Model.list(self, latest=True)}
+
+    @property
+    def datasets(self) -> dict:
+        from acpt_estimator.v1.core import _workspace_assets
+
+        return _workspace_assets.datasets(self)
+
+    @property
+    def environments(self) -> dict:
+        from acpt_estimator.v1.core import _workspace_assets
+
+        return _workspace_assets.environments(self)
+
+    @property
+    def experiments(self) -> dict:
+        from acpt_estimator.v1.core import _workspace_assets
+
+        return _workspace_assets.experiments(self)
+
+    def get_run(self, run_id):
+        from acpt_estimator.v1.core import _workspace_service
+
+        return _workspace_service.get_run(self, run_id)
+
+    def get_default_keyvault(self):
+        from acpt_estimator.v1.core.keyvault import Keyvault
+
+        return Keyvault(self)
+
+    def get_mlflow_tracking_uri(self, _with_auth=False) -> str:
+        """The workspace's MLflow tracking URI (``azureml://...``); offline the local runs' MLflow file store."""
         if self._offline:
-            raise UserErrorException("get_mlflow_tracking_uri() needs an Azure workspace; local runs keep their "
-                                     "metrics with the local run (run.get_metrics()).")
+            from acpt_estimator.backends.local.store import file_uri, home, mlruns_folder
+
+            return file_uri(mlruns_folder(home()))
+        return self._details().get("mlFlowTrackingUri") or self._mlflow_from_client()
+
+    def _mlflow_from_client(self) -> str:
         from acpt_estimator.backends.azureml.client import azure_errors, ml_client
 
         with azure_errors(self, "read the workspace"):
             return ml_client(self).workspaces.get(self.name).mlflow_tracking_uri
 
+    def sync_keys(self, no_wait=False) -> None:
+        """v2 ``begin_sync_keys``; offline there are no storage keys to sync."""
+        if self._offline:
+            return None
+        from acpt_estimator.backends.azureml.client import azure_errors, ml_client
+
+        with azure_errors(self, "sync the workspace keys"):
+            poller = ml_client(self).workspaces.begin_sync_keys(self.name)
+            if not no_wait:
+                poller.result()
+        return None
+
     def write_config(self, path=None, file_name=None) -> None:
+        """v1: ``<path>/.azureml/<file_name>`` (default ``./.azureml/config.json``) for ``from_config``."""
+        file_name = file_name or "config.json"
+        if not isinstance(file_name, str) or os.path.basename(file_name) != file_name or file_name in (".", ".."):
+            raise UserErrorException(f"write_config(file_name={file_name!r}): pass a plain file name such as "
+                                     "'config.json'; use path= for the folder.")
         folder = os.path.join(path or ".", ".azureml")
         os.makedirs(folder, exist_ok=True)
-        with open(os.path.join(folder, file_name or "config.json"), "w", encoding="utf-8") as handle:
+        with open(os.path.join(folder, file_name), "w", encoding="utf-8") as handle:
             json.dump({"subscription_id": self.subscription_id, "resource_group": self.resource_group,
                        "workspace_name": self.name}, handle, indent=4)
 
@@ -135,9 +289,54 @@ class Workspace:
         return (f"/subscriptions/{self.subscription_id}/resourceGroups/{self.resource_group}/providers/"
                 f"Microsoft.MachineLearningServices/workspaces/{self.name}")
 
+    # ---- v1 members with no equivalent here ------------------------------------------------------------
+    delete = refused("Workspace.delete", "deleting a workspace is an administrative action, not training code.",
+                     "ml_client.workspaces.begin_delete(name, delete_dependent_resources=...) or "
+                     "`az ml workspace delete`")
+    setup = refused("Workspace.setup", "v1's interactive setup was removed.",
+                    "Workspace.create(..., exist_ok=True) or `az ml workspace create`")
+    list_keys = refused("Workspace.list_keys", "storage and registry keys are not handed to training code here.",
+                        "ml_client.workspaces.get_keys(name) or `az ml workspace list-keys`")
+    update_dependencies = refused("Workspace.update_dependencies", "v1 swapped the container registry in place.",
+                                  "ml_client.workspaces.begin_update(Workspace(..., container_registry=...))")
+    diagnose_workspace = refused("Workspace.diagnose_workspace", "diagnosis is a v2 workspace operation.",
+                                 "ml_client.workspaces.begin_diagnose(name) or `az ml workspace diagnose`")
+    add_private_endpoint = refused("Workspace.add_private_endpoint", _NETWORK_WHY, _NETWORK_V2)
+    delete_private_endpoint_connection = refused("Workspace.delete_private_endpoint_connection", _NETWORK_WHY,
+                                                 _NETWORK_V2)
+    private_endpoints = refused("Workspace.private_endpoints", _NETWORK_WHY, _NETWORK_V2, kind="property")
+    get_connection = refused("Workspace.get_connection", _CONNECTION_WHY, "ml_client.connections.get(name)")
+    list_connections = refused("Workspace.list_connections", _CONNECTION_WHY, "ml_client.connections.list()")
+    set_connection = refused("Workspace.set_connection", _CONNECTION_WHY,
+                             "ml_client.connections.create_or_update(WorkspaceConnection(...))")
+    delete_connection = refused("Workspace.delete_connection", _CONNECTION_WHY, "ml_client.connections.delete(name)")
+    images = refused("Workspace.images", _DEPLOY_WHY, "ml_client.environments and managed online endpoints",
+                     kind="property")
+    webservices = refused("Workspace.webservices", _DEPLOY_WHY, "ml_client.online_endpoints.list()", kind="property")
+    linked_services = refused("Workspace.linked_services", "Synapse linked services served v1 pipelines.",
+                              "ml_client.compute.list() (attached SynapseSparkCompute)", kind="property")
+    service_context = refused("Workspace.service_context", "it was v1's internal REST client context.",
+                              "MLClient(credential, subscription_id, resource_group, workspace_name)",
+                              kind="property")
+
     def __repr__(self) -> str:
         return (f"Workspace.create(name='{self.name}', subscription_id='{self.subscription_id}', "
                 f"resource_group='{self.resource_group}')")
+
+
+class _StandIns(dict):
+    """``ws.compute_targets`` with local runs forced: any name gives the same stand-in ``ComputeTarget(ws, name)``
+    does, so ``ws.compute_targets['cpu-cluster']`` works before a local job."""
+
+    def __init__(self, workspace, found):
+        super().__init__(found)
+        self._workspace = workspace
+
+    def __missing__(self, name):
+        return ComputeTarget(self._workspace, name)
+
+    def get(self, name, default=None):
+        return self[name] if isinstance(name, str) and name else default
 
 
 def find_config(path=None, file_name=None):

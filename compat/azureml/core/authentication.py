@@ -1,4 +1,3 @@
-"""Shim for ``azureml.core.authentication``: v1 auth objects, mapped to azure-identity credentials."""
-from acpt_estimator.v1.core.authentication import (AbstractAuthentication, AzureCliAuthentication,  # noqa: F401
-                                                  InteractiveLoginAuthentication, MsiAuthentication,
-                                                  ServicePrincipalAuthentication)
+"""Shim for ``azureml.core.authentication``: re-exports ``acpt_estimator.v1.core.authentication``."""
+from acpt_estimator.v1.core.authentication import *  # noqa: F401,F403
+from acpt_estimator.v1.core.authentication import __all__  # noqa: F401

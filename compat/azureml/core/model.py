@@ -1,2 +1,3 @@
-"""Shim for ``azureml.core.model``."""
-from acpt_estimator.v1.core.model import InferenceConfig, Model  # noqa: F401
+"""Shim for ``azureml.core.model``: re-exports ``acpt_estimator.v1.core.model``."""
+from acpt_estimator.v1.core.model import *  # noqa: F401,F403
+from acpt_estimator.v1.core.model import __all__  # noqa: F401

@@ -1,15 +1,20 @@
-"""v1 ``ComputeTarget``/``AmlCompute`` mapped to v2 compute operations; offline no-ops when local runs are forced."""
+"""v1 ``azureml.core.compute.compute``: ``ComputeTarget``, mapped to v2 compute operations; stand-ins offline."""
 
 from __future__ import annotations
 
 import logging
 
 from acpt_estimator.exceptions import ComputeTargetException
+from acpt_estimator.v1._refusal import refused
 
 logger = logging.getLogger(__name__)
 
 _V1_TYPES = {"amlcompute": "AmlCompute", "computeinstance": "ComputeInstance", "kubernetes": "Kubernetes",
-             "virtualmachine": "VirtualMachine", "databricks": "Databricks", "hdinsight": "HDInsight"}
+             "virtualmachine": "VirtualMachine", "databricks": "Databricks", "hdinsight": "HDInsight",
+             "synapsespark": "SynapseSpark"}
+ACTIVE_RUN_STATES = ("NotStarted", "Queued", "Preparing", "Provisioning", "Starting", "Running", "Finalizing")
+_ATTACH_V2 = ("ml_client.compute.begin_attach(KubernetesCompute(...)|VirtualMachineCompute(...)) or "
+              "`az ml compute attach`")
 
 
 def _not_found(name) -> ComputeTargetException:
@@ -19,93 +24,124 @@ def _not_found(name) -> ComputeTargetException:
         "max_nodes=...)), or pick an existing name from ws.compute_targets.")
 
 
+def _v1_type(entity_type) -> str:
+    return _V1_TYPES.get(str(entity_type).lower(), str(entity_type))
+
+
 class ComputeTarget:
-    """``ComputeTarget(ws, name)`` returns the matching subclass, or raises ComputeTargetException if missing."""
+    """``ComputeTarget(ws, name)`` returns the matching subclass, or raises ComputeTargetException if missing.
+
+    With local runs forced (or for a local-only workspace) any name yields an ``AmlCompute`` stand-in whose
+    provisioning calls do nothing, so v1 notebooks' compute cells run unchanged before a local job.
+    """
 
     _compute_type = None
 
     def __new__(cls, workspace=None, name=None):
         if workspace is None or name is None or cls is not ComputeTarget:
             return super().__new__(cls)
-        if workspace._offline:
-            return super().__new__(AmlCompute)
-        entity = _get_entity(workspace, name)
-        target_cls = {"AmlCompute": AmlCompute, "ComputeInstance": ComputeInstance}.get(
-            _V1_TYPES.get(str(entity.type).lower(), ""), ComputeTarget)
-        target = super().__new__(target_cls)
-        target._entity = entity
-        return target
+        target_cls = _class_for("AmlCompute")
+        if not workspace._offline:
+            entity, rest = _lookup(workspace, name)
+            target_cls = _class_for(_v1_type(entity.type))
+            target = super().__new__(target_cls)
+            target._entity, target._rest = entity, rest
+            return target
+        return super().__new__(target_cls)
 
     def __init__(self, workspace=None, name=None):
         if workspace is None or name is None:
-            return  # made by create()/list(), which fill the fields
+            return  # made by create()/list()/deserialize(), which fill the fields
         if not isinstance(name, str) or not name:
             raise ComputeTargetException(f"ComputeTarget name={name!r} must be a non-empty string.")
         self.workspace = workspace
         self.name = name
         self._poller = None
-        entity = getattr(self, "_entity", None)
+        entity, rest = getattr(self, "_entity", None), getattr(self, "_rest", None)
         if entity is None and not workspace._offline:
-            entity = _get_entity(workspace, name)
-            if self._compute_type and _V1_TYPES.get(str(entity.type).lower()) != self._compute_type:
+            entity, rest = _lookup(workspace, name)
+            if self._compute_type and _v1_type(entity.type) != self._compute_type:
                 raise ComputeTargetException(
                     f"Compute target {name!r} is a {entity.type}, not {self._compute_type}; use ComputeTarget(ws, "
                     f"{name!r}) to get it whatever its type.")
-        self._set_entity(entity)
+        self._set_entity(entity, rest)
 
-    def _set_entity(self, entity) -> None:
-        self._entity = entity
+    @classmethod
+    def _make(cls, workspace, name, entity=None, rest=None):
+        target = cls.__new__(cls)
+        target.workspace, target.name, target._poller = workspace, name, None
+        target._set_entity(entity, rest)
+        return target
+
+    def _set_entity(self, entity, rest=None) -> None:
+        self._entity, self._rest = entity, dict(rest or {})
+        props = self._rest.get("properties") or {}
         if entity is None:  # offline: a stand-in that provisioning code can call without Azure
             self.type = self._compute_type or "AmlCompute"
             self.provisioning_state = "Succeeded"
-            self.location = None
+            self.location = getattr(self.workspace, "location", None)
             self.tags = {}
+            self.description = None
+            self.provisioning_errors = None
+            self.cluster_resource_id = None
+            self.is_attached = False
+            self.id = None
             return
-        self.type = _V1_TYPES.get(str(entity.type).lower(), str(entity.type))
+        self.type = _v1_type(entity.type)
         state = entity.provisioning_state
         self.provisioning_state = str(getattr(state, "value", state))  # the SDK gives an enum; v1 gave text
         self.location = entity.location
         self.tags = dict(entity.tags or {})
+        self.description = entity.description
+        self.provisioning_errors = props.get("provisioningErrors") or None
+        self.cluster_resource_id = props.get("resourceId")
+        self.is_attached = bool(props.get("isAttachedCompute"))
+        self.id = entity.id
 
     # ---- v1 static members --------------------------------------------------------------------------
     @staticmethod
     def create(workspace, name, provisioning_configuration):
-        """Start creating a cluster; ``wait_for_completion`` waits for it. Offline: nothing is created."""
-        if not isinstance(provisioning_configuration, AmlComputeProvisioningConfiguration):
+        """Start creating a compute; ``wait_for_completion`` waits for it. Offline: nothing is created."""
+        make = getattr(provisioning_configuration, "_create", None)
+        if make is None:
             raise ComputeTargetException(
                 f"ComputeTarget.create(provisioning_configuration={type(provisioning_configuration).__name__}) is "
-                "not supported; build it with AmlCompute.provisioning_configuration(vm_size=..., max_nodes=...).")
-        provisioning_configuration.validate_configuration()
-        target = AmlCompute.__new__(AmlCompute)
-        target.workspace, target.name, target._poller = workspace, name, None
-        target._set_entity(None)
-        if workspace._offline:
-            logger.info("Local runs are forced: compute target %r is not created in Azure.", name)
-            return target
-        from acpt_estimator.backends.azureml.client import azure_errors, ml_client
-
-        with azure_errors(workspace, f"create compute target {name!r}"):
-            target._poller = ml_client(workspace).compute.begin_create_or_update(
-                provisioning_configuration._to_v2(name))
-        target.provisioning_state = "Creating"
-        return target
+                "not supported; build it with AmlCompute.provisioning_configuration(vm_size=..., max_nodes=...) "
+                "or ComputeInstance.provisioning_configuration(vm_size=...).")
+        return make(workspace, name)
 
     @staticmethod
     def list(workspace) -> list:
+        """Every compute of the workspace as v1 objects (none offline: ``ws.compute_targets[name]`` stands in)."""
         if workspace._offline:
             return []
+        from azure.ai.ml.entities import Compute
+
         from acpt_estimator.backends.azureml.client import azure_errors, ml_client
 
         with azure_errors(workspace, "list compute targets"):
-            entities = list(ml_client(workspace).compute.list())
+            ops = ml_client(workspace).compute
+            rests = [r.as_dict() for r in ops._operation.list(workspace.resource_group, workspace.name)]
         targets = []
-        for entity in entities:
-            cls = AmlCompute if str(entity.type).lower() == "amlcompute" else ComputeTarget
-            target = cls.__new__(cls)
-            target.workspace, target.name, target._poller = workspace, entity.name, None
-            target._set_entity(entity)
-            targets.append(target)
+        for rest in rests:
+            entity = Compute._from_rest_object(_rest_model(rest))
+            targets.append(_class_for(_v1_type(entity.type))._make(workspace, entity.name, entity, rest))
         return targets
+
+    @staticmethod
+    def deserialize(workspace, object_dict):
+        """v1: a compute object from ``serialize()``'s dict (or the REST body of a compute)."""
+        if not isinstance(object_dict, dict) or not object_dict.get("name"):
+            raise ComputeTargetException(
+                f"ComputeTarget.deserialize(object_dict={object_dict!r}) needs a dict with at least 'name' (what "
+                "serialize() returns).")
+        name = object_dict["name"]
+        if workspace._offline:
+            return _class_for(object_dict.get("type") or "AmlCompute")._make(workspace, name)
+        return ComputeTarget(workspace, name)
+
+    attach = refused("ComputeTarget.attach", "v1 attach configurations (AKS, Databricks, remote VMs, ...) have no "
+                     "v1-shaped counterpart here.", _ATTACH_V2)
 
     # ---- v1 instance members ------------------------------------------------------------------------
     def wait_for_completion(self, show_output=False, is_delete_operation=False):
@@ -125,143 +161,176 @@ class ComputeTarget:
                     f"Compute target {self.name!r} was not ready within {timeout_seconds} seconds; call "
                     "wait_for_completion(timeout_in_minutes=...) again with a longer timeout.")
             self._poller.result()
+            self._poller = None
         self.refresh_state()
         if show_output:
             print(f"\n{self.provisioning_state}Provisioning operation finished, operation "
                   f'"{self.provisioning_state}"\n{self.provisioning_state}\n{self.type} wait for completion finished')
         if str(self.provisioning_state).lower() == "failed":
-            errors = getattr(self._entity, "provisioning_errors", None)
-            raise ComputeTargetException(f"Compute target {self.name!r} failed to provision: {errors}. Check the "
-                                         "VM size and quota in the Azure portal, then delete and create it again.")
+            raise ComputeTargetException(
+                f"Compute target {self.name!r} failed to provision: {self.provisioning_errors}. Check the VM size "
+                "and quota in the Azure portal, then delete and create it again.")
         return None
 
     def refresh_state(self) -> None:
         if not self.workspace._offline:
-            self._set_entity(_get_entity(self.workspace, self.name))
+            self._set_entity(*_lookup(self.workspace, self.name))
+
+    @property
+    def status(self):
+        """v1's status object (``serialize()``, ``provisioning_state``, ...) as of the last refresh."""
+        return self._status()
+
+    def _status(self):
+        return None
 
     def get_status(self):
+        """Refresh, then v1's status object (a plain provisioning state for compute types without one)."""
         self.refresh_state()
-        return self.provisioning_state
+        status = self._status()
+        return self.provisioning_state if status is None else status
+
+    def get(self) -> dict:
+        """v1: the compute's REST description (offline: the stand-in's own)."""
+        self.refresh_state()
+        return dict(self._rest) if self._rest else self.serialize()
 
     def delete(self) -> None:
+        """Delete the compute in Azure (offline: nothing exists, nothing to delete)."""
+        self._begin("delete", "Delete")
+
+    def detach(self) -> None:
+        """Detach an attached compute (v2 ``begin_delete(action='Detach')``); the resource itself stays."""
+        self._begin("delete", "Detach")
+
+    def _begin(self, operation: str, action: str | None = None):
         if self.workspace._offline:
-            return
+            logger.info("Local runs are forced: compute target %r is not %sd in Azure.", self.name, action or operation)
+            return None
         from acpt_estimator.backends.azureml.client import azure_errors, ml_client
 
-        with azure_errors(self.workspace, f"delete compute target {self.name!r}"):
-            ml_client(self.workspace).compute.begin_delete(self.name)
+        ops = ml_client(self.workspace).compute
+        with azure_errors(self.workspace, f"{(action or operation).lower()} compute target {self.name!r}"):
+            method = getattr(ops, f"begin_{operation}")
+            self._poller = method(self.name, action=action) if action else method(self.name)
+        return self._poller
+
+    def get_active_runs(self, type=None, tags=None, properties=None, status=None):
+        """v1: a generator of the runs queued or running on this compute (``status`` picks one state).
+
+        Offline the stand-in is this machine, so its runs are the active local runs of the run store."""
+        wanted = (status,) if status else ACTIVE_RUN_STATES
+        for run in (_local_runs(self.workspace) if self.workspace._offline else _cloud_runs(self.workspace, self.name)):
+            if run.get_status() not in wanted or (type is not None and run.type != type):
+                continue
+            details = run.get_details() if tags or properties else {}
+            if _has(details.get("tags"), tags) and _has(details.get("properties"), properties):
+                yield run
 
     def serialize(self) -> dict:
-        return {"name": self.name, "type": self.type, "provisioningState": self.provisioning_state,
-                "location": self.location, "tags": self.tags}
+        return {"id": self.id, "name": self.name, "location": self.location, "tags": self.tags,
+                "properties": {"computeType": self.type, "provisioningState": self.provisioning_state,
+                               "description": self.description, "isAttachedCompute": self.is_attached,
+                               "status": _serialized(self._status())}}
 
     def __repr__(self) -> str:
         return (f"{type(self).__name__}(workspace={getattr(self.workspace, 'name', None)!r}, name={self.name!r}, "
                 f"type={self.type!r}, provisioning_state={self.provisioning_state!r})")
 
 
-class AmlComputeProvisioningConfiguration:
-    """What ``AmlCompute.provisioning_configuration`` returns; turned into a v2 ``AmlCompute`` at create."""
+class ComputeTargetProvisioningConfiguration:
+    """v1's base of the provisioning configurations; ``ComputeTarget.create`` turns one into a v2 compute."""
+
+    _target_type = None  # the v1 class name the configuration creates
 
     def __init__(self, **fields):
         self.__dict__.update(fields)
 
     def validate_configuration(self) -> None:
-        if self.max_nodes is None:
-            raise ComputeTargetException(
-                "Invalid provisioning configuration, max nodes count is mandatory. Pass max_nodes=<n> to "
-                "AmlCompute.provisioning_configuration(...).")
-        if not isinstance(self.max_nodes, int) or not isinstance(self.min_nodes, int) or \
-                self.min_nodes < 0 or self.max_nodes < max(self.min_nodes, 1):
-            raise ComputeTargetException(
-                f"Invalid provisioning configuration, min_nodes={self.min_nodes!r} and max_nodes={self.max_nodes!r} "
-                "must be whole numbers with 0 <= min_nodes <= max_nodes and max_nodes >= 1.")
-        if self.vm_priority not in ("dedicated", "lowpriority"):
-            raise ComputeTargetException(
-                f"Invalid provisioning configuration, vm_priority={self.vm_priority!r}; use 'dedicated' or "
-                "'lowpriority'.")
+        raise NotImplementedError
 
     def _to_v2(self, name: str):
-        from azure.ai.ml.entities import AmlCompute as V2AmlCompute, AmlComputeSshSettings, NetworkSettings
+        raise NotImplementedError
 
-        ssh = None
-        if self.admin_username:
-            ssh = AmlComputeSshSettings(admin_username=self.admin_username, admin_password=self.admin_user_password,
-                                        ssh_key_value=self.admin_user_ssh_key)
-        network = None
-        if self.vnet_name or self.subnet_name:
-            network = NetworkSettings(vnet_name=self.vnet_name, subnet=self.subnet_name)
-        identity = None
-        if self.identity_type:
-            from azure.ai.ml.entities import IdentityConfiguration, ManagedIdentityConfiguration
+    def _create(self, workspace, name):
+        self.validate_configuration()
+        target = _class_for(self._target_type)._make(workspace, name)
+        target._config = self
+        if workspace._offline:
+            logger.info("Local runs are forced: compute target %r is not created in Azure.", name)
+            return target
+        from acpt_estimator.backends.azureml.client import azure_errors, ml_client
 
-            ids = [ManagedIdentityConfiguration(resource_id=i) for i in (self.identity_id or [])] or None
-            identity = IdentityConfiguration(type=self.identity_type, user_assigned_identities=ids)
-        return V2AmlCompute(
-            name=name, size=self.vm_size or None, tier="low_priority" if self.vm_priority == "lowpriority" else
-            "dedicated", min_instances=self.min_nodes, max_instances=self.max_nodes,
-            idle_time_before_scale_down=self.idle_seconds_before_scaledown, ssh_settings=ssh,
-            ssh_public_access_enabled={"Enabled": True, "Disabled": False}.get(self.remote_login_port_public_access),
-            network_settings=network, identity=identity, tags=self.tags, description=self.description,
-            location=self.location, enable_node_public_ip=self.enable_node_public_ip)
-
-    def __repr__(self) -> str:  # never shows the admin password
-        return (f"AmlComputeProvisioningConfiguration(vm_size={self.vm_size!r}, vm_priority={self.vm_priority!r}, "
-                f"min_nodes={self.min_nodes!r}, max_nodes={self.max_nodes!r})")
+        with azure_errors(workspace, f"create compute target {name!r}"):
+            target._poller = ml_client(workspace).compute.begin_create_or_update(self._to_v2(name))
+        target.provisioning_state = "Creating"
+        return target
 
 
-class AmlCompute(ComputeTarget):
-    """v1 ``AmlCompute``: a training cluster."""
-
-    _compute_type = "AmlCompute"
-
-    @staticmethod
-    def provisioning_configuration(vm_size="", vm_priority="dedicated", min_nodes=0, max_nodes=None,
-                                   idle_seconds_before_scaledown=1800, admin_username=None, admin_user_password=None,
-                                   admin_user_ssh_key=None, vnet_resourcegroup_name=None, vnet_name=None,
-                                   subnet_name=None, tags=None, description=None,
-                                   remote_login_port_public_access="NotSpecified", identity_type=None,
-                                   identity_id=None, location=None, enable_node_public_ip=True):
-        config = AmlComputeProvisioningConfiguration(**{k: v for k, v in locals().items()})
-        config.validate_configuration()
-        return config
-
-    def wait_for_completion(self, show_output=False, min_node_count=None, timeout_in_minutes=25,
-                            is_delete_operation=False):
-        if min_node_count and not self.workspace._offline:
-            logger.warning("wait_for_completion(min_node_count=%s) is not awaited: v2 clusters scale up when a job "
-                           "is submitted.", min_node_count)
-        return self._wait(show_output, None if timeout_in_minutes is None else timeout_in_minutes * 60)
-
-    @property
-    def vm_size(self):
-        return getattr(self._entity, "size", None)
-
-    @property
-    def scale_settings(self) -> dict:
-        entity = self._entity
-        return {"minimum_node_count": getattr(entity, "min_instances", None),
-                "maximum_node_count": getattr(entity, "max_instances", None),
-                "node_idle_time_before_scale_down": getattr(entity, "idle_time_before_scale_down", None)}
+def _has(actual: dict, wanted) -> bool:
+    """v1's tag/property filter: a list of keys that must exist, or a dict of values that must match."""
+    if not wanted:
+        return True
+    actual = actual or {}
+    if isinstance(wanted, dict):
+        return all(actual.get(k) == v for k, v in wanted.items())
+    return all(k in actual for k in ([wanted] if isinstance(wanted, str) else wanted))
 
 
-class ComputeInstance(ComputeTarget):
-    """v1 ``ComputeInstance``: a single-user VM (found with ``ComputeTarget(ws, name)``)."""
+def _local_runs(workspace):
+    from acpt_estimator.backends.local.run import LocalRun
+    from acpt_estimator.backends.local.store import all_run_records, run_paths
+    from acpt_estimator.v1.core.experiment import Experiment
 
-    _compute_type = "ComputeInstance"
+    for record in all_run_records():
+        experiment = Experiment(workspace, record.get("experimentName") or "local", _skip_name_validation=True)
+        yield LocalRun(run_paths(record["runId"]), experiment=experiment)
 
 
-def _get_entity(workspace, name):
+def _cloud_runs(workspace, name):
+    from acpt_estimator.backends.azureml.client import azure_errors, ml_client
+    from acpt_estimator.backends.azureml.run import CloudRun
+    from acpt_estimator.v1.core.experiment import Experiment
+
+    with azure_errors(workspace, f"list the runs on compute target {name!r}"):
+        jobs = [j for j in ml_client(workspace).jobs.list() if str(getattr(j, "compute", "") or "").split("/")[-1]
+                == name]
+    for job in jobs:
+        yield CloudRun(Experiment(workspace, job.experiment_name, _skip_name_validation=True), job.name, job=job)
+
+
+def _serialized(status):
+    return status.serialize() if status is not None else None
+
+
+def _class_for(v1_type: str):
+    """The v1 class for a compute type (ComputeTarget for types without their own class here)."""
+    from acpt_estimator.v1.core.compute.amlcompute import AmlCompute
+    from acpt_estimator.v1.core.compute.computeinstance import ComputeInstance
+
+    return {"AmlCompute": AmlCompute, "ComputeInstance": ComputeInstance}.get(v1_type, ComputeTarget)
+
+
+def _rest_model(rest: dict):
+    from azure.ai.ml._restclient.arm_ml_service.models import ComputeResource
+
+    return ComputeResource(rest)
+
+
+def _lookup(workspace, name):
+    """(v2 entity, REST body) of a compute; the REST body keeps what v1's status shows and v2's entity drops
+    (node counts, allocation state, instance state)."""
+    from azure.ai.ml.entities import Compute
     from azure.core.exceptions import ResourceNotFoundError
 
     from acpt_estimator.backends.azureml.client import azure_errors, ml_client
 
     try:
         with azure_errors(workspace, f"look up compute target {name!r}"):
-            return ml_client(workspace).compute.get(name)
+            rest = ml_client(workspace).compute._operation.get(workspace.resource_group, workspace.name, name)
     except ResourceNotFoundError:
         raise _not_found(name) from None
+    return Compute._from_rest_object(rest), rest.as_dict()
 
 
-__all__ = sorted(["AmlCompute", "AmlComputeProvisioningConfiguration", "ComputeInstance", "ComputeTarget",
-                  "ComputeTargetException"])
+__all__ = ["ComputeTarget", "ComputeTargetException", "ComputeTargetProvisioningConfiguration"]

@@ -1,0 +1,155 @@
+"""Where v1 ``Model`` records live: the local registry (``<store>/models``) or v2 model assets in the workspace.
+
+Both give the same record (a dict of v1's fields, ``version`` an int), so ``Model`` behaves the same in both.
+"""
+
+from __future__ import annotations
+
+import os
+
+from acpt_estimator.exceptions import UserErrorException
+from acpt_estimator.target import local_mode
+
+_FRAMEWORK_PROPS = ("model_framework", "model_framework_version")  # v2 models have no framework fields
+
+
+def is_local(workspace) -> bool:
+    return workspace is None or getattr(workspace, "_offline", False) or getattr(workspace, "is_local", False) \
+        or local_mode()
+
+
+def store(workspace):
+    return LocalModels() if is_local(workspace) else CloudModels(workspace)
+
+
+def _version(value):
+    return int(value) if value not in (None, "") and str(value).isdigit() else value
+
+
+class LocalModels:
+    """The local registry of ``backends/local/models.py``."""
+
+    def get(self, name, version=None) -> dict:
+        from attrs import asdict
+
+        from acpt_estimator.backends.local.models import get_model
+
+        return asdict(get_model(name, version))
+
+    def list(self, name=None) -> list:
+        from attrs import asdict
+
+        from acpt_estimator.backends.local.models import list_models
+
+        return [asdict(m) for m in list_models(name)]
+
+    def register(self, model_path, model_name, tags, properties, description, model_framework,
+                 model_framework_version, datasets) -> dict:
+        from attrs import asdict
+
+        from acpt_estimator.backends.local.models import register
+        from acpt_estimator.backends.local.store import home
+
+        folder, base = os.path.split(os.path.abspath(model_path))
+        return asdict(register(store_home=home(), run_id=None, experiment_name=None, files_dir=folder,
+                               file_names=[base], model_name=model_name, model_path=base, tags=tags,
+                               properties=properties, description=description, model_framework=model_framework,
+                               model_framework_version=model_framework_version, datasets=dict(datasets or [])))
+
+    def update(self, record: dict) -> None:
+        from acpt_estimator.backends.local.models import update
+
+        update(record)
+
+    def delete(self, record: dict) -> None:
+        from acpt_estimator.backends.local.models import delete
+
+        delete(record["name"], record["version"])
+
+    def download(self, record: dict, target_dir: str, exist_ok: bool) -> str:
+        from acpt_estimator.backends.local.models import Model as LocalModel
+
+        return LocalModel(**record).download(target_dir, exist_ok=exist_ok)
+
+
+class CloudModels:
+    """v2 model assets through the workspace's MLClient."""
+
+    def __init__(self, workspace):
+        self.workspace = workspace
+
+    def _client(self):
+        from acpt_estimator.backends.azureml.client import ml_client
+
+        return ml_client(self.workspace)
+
+    def _errors(self, action):
+        from acpt_estimator.backends.azureml.client import azure_errors
+
+        return azure_errors(self.workspace, action)
+
+    def get(self, name, version=None) -> dict:
+        from azure.core.exceptions import ResourceNotFoundError
+
+        try:
+            with self._errors(f"get model {name!r}"):
+                models = self._client().models
+                entity = models.get(name, version=str(version)) if version else models.get(name, label="latest")
+        except ResourceNotFoundError:
+            raise UserErrorException(f"Model {name!r} version {version or '(latest)'} is not registered in workspace "
+                                     f"{self.workspace.name!r}; check Model.list(ws, name={name!r}).") from None
+        return from_v2(entity)
+
+    def list(self, name=None) -> list:
+        with self._errors("list models"):
+            models = self._client().models
+            if name:
+                return [from_v2(m) for m in models.list(name=name)]
+            names = [m.name for m in models.list()]
+            return [from_v2(m) for n in names for m in models.list(name=n)]
+
+    def register(self, model_path, model_name, tags, properties, description, model_framework,
+                 model_framework_version, datasets) -> dict:
+        from azure.ai.ml.entities import Model as V2Model
+
+        props = {str(k): str(v) for k, v in (properties or {}).items()}
+        props.update({k: str(v) for k, v in zip(_FRAMEWORK_PROPS, (model_framework, model_framework_version)) if v})
+        model = V2Model(name=model_name, path=model_path, type="custom_model", description=description,
+                        tags={str(k): str(v) for k, v in (tags or {}).items()} or None, properties=props or None)
+        with self._errors(f"register model {model_name!r}"):
+            return from_v2(self._client().models.create_or_update(model))
+
+    def update(self, record: dict) -> None:
+        with self._errors(f"update model {record['name']!r}"):
+            entity = self._client().models.get(record["name"], version=str(record["version"]))
+            entity.tags = {str(k): str(v) for k, v in record["tags"].items()}
+            entity.properties = {str(k): str(v) for k, v in record["properties"].items()}
+            entity.description = record["description"]
+            self._client().models.create_or_update(entity)
+
+    def delete(self, record: dict) -> None:
+        client = self._client()
+        with self._errors(f"delete model {record['name']!r}"):
+            # MLClient only archives models; v1 deleted the version, which the REST API still offers.
+            client.models._model_versions_operation.delete(self.workspace.resource_group, self.workspace.name,
+                                                           record["name"], str(record["version"]))
+
+    def download(self, record: dict, target_dir: str, exist_ok: bool) -> str:
+        target = os.path.join(target_dir, record["name"])
+        if os.path.exists(target) and not exist_ok:
+            raise UserErrorException(f"File {target} already exists. Pass exist_ok=True to overwrite it.")
+        with self._errors(f"download model {record['name']!r}"):
+            self._client().models.download(record["name"], str(record["version"]), download_path=target_dir)
+        return target
+
+
+def from_v2(entity) -> dict:
+    """A v2 model asset as v1's record; v1's framework fields come back from the properties they were kept in."""
+    props = dict(entity.properties or {})
+    framework = {k: props.pop(k, None) for k in _FRAMEWORK_PROPS}
+    created = getattr(getattr(entity, "creation_context", None), "created_at", None)
+    job = getattr(entity, "job_name", None)
+    return {"name": entity.name, "version": _version(entity.version), "path": entity.path, "run_id": job,
+            "experiment_name": None, "tags": dict(entity.tags or {}), "properties": props,
+            "description": entity.description, "created_time": str(created) if created else None,
+            "datasets": {}, **framework}
