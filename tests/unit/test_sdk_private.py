@@ -84,3 +84,21 @@ def test_the_streamed_logs_are_those_jobs_stream_picks():
         assert any(re.match(p, name) for p in (JobLogPattern.COMMON_RUNTIME_STREAM_LOG_PATTERN,
                                                JobLogPattern.COMMAND_JOB_LOG_PATTERN,
                                                JobLogPattern.SWEEP_JOB_LOG_PATTERN))
+
+
+def test_the_rest_operations_behind_v1_compute_workspace_and_model_members_exist():
+    from azure.ai.ml import MLClient
+    from azure.ai.ml._restclient.arm_ml_service.models import ComputeResource
+    from azure.ai.ml.entities import Compute
+
+    from tests.fake_aml import FakeCredential
+
+    client = MLClient(FakeCredential(), "sub", "rg", "ws", enable_telemetry=False)  # no request at construction
+    for operation, method in ((client.compute._operation, "get"), (client.compute._operation, "list"),
+                              (client.workspaces._operation, "get"),
+                              (client.models._model_versions_operation, "delete")):
+        assert callable(getattr(operation, method))
+    body = {"name": "cpu", "properties": {"computeType": "AmlCompute", "provisioningState": "Succeeded",
+                                          "properties": {"vmSize": "STANDARD_D2_V2", "currentNodeCount": 2}}}
+    rest = ComputeResource(body)
+    assert rest.as_dict() == body and Compute._from_rest_object(rest).size == "STANDARD_D2_V2"

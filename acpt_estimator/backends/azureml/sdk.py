@@ -36,3 +36,31 @@ def check_job(job) -> None:
 def job_dict(job) -> dict:
     """The job as the YAML-shaped dict that ``load_job`` and ``az ml job create`` read."""
     return job._to_dict()
+
+
+# ---- REST bodies the v2 entities drop (v1's compute status, workspace sku, model version delete) ----------------
+def compute_resource(client, workspace, name):
+    """(v2 entity, REST body as JSON) of one compute: v1's status shows node counts and allocation state,
+    which ``Compute`` drops."""
+    from azure.ai.ml.entities import Compute
+
+    rest = client.compute._operation.get(workspace.resource_group, workspace.name, name)
+    return Compute._from_rest_object(rest), rest.as_dict()
+
+
+def compute_resources(client, workspace) -> list:
+    """(v2 entity, REST body) of every compute of the workspace."""
+    from azure.ai.ml.entities import Compute
+
+    rests = list(client.compute._operation.list(workspace.resource_group, workspace.name))
+    return [(Compute._from_rest_object(rest), rest.as_dict()) for rest in rests]
+
+
+def workspace_resource(client, resource_group, name) -> dict:
+    """The workspace's ARM resource as JSON (``Workspace`` drops the sku and creation time that v1 reports)."""
+    return client.workspaces._operation.get(resource_group, name).as_dict()
+
+
+def delete_model_version(client, workspace, name, version) -> None:
+    """v1 deleted a model version; MLClient only archives, the REST API still deletes."""
+    client.models._model_versions_operation.delete(workspace.resource_group, workspace.name, name, str(version))

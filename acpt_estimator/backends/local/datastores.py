@@ -5,6 +5,7 @@ from __future__ import annotations
 import filecmp
 import json
 import os
+import shutil
 import time
 
 from ...exceptions import UserErrorException

@@ -128,11 +128,10 @@ class CloudModels:
             self._client().models.create_or_update(entity)
 
     def delete(self, record: dict) -> None:
-        client = self._client()
+        from acpt_estimator.backends.azureml import sdk
+
         with self._errors(f"delete model {record['name']!r}"):
-            # MLClient only archives models; v1 deleted the version, which the REST API still offers.
-            client.models._model_versions_operation.delete(self.workspace.resource_group, self.workspace.name,
-                                                           record["name"], str(record["version"]))
+            sdk.delete_model_version(self._client(), self.workspace, record["name"], record["version"])
 
     def download(self, record: dict, target_dir: str, exist_ok: bool) -> str:
         target = os.path.join(target_dir, record["name"])

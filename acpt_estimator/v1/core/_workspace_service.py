@@ -33,9 +33,10 @@ def workspace_resource(workspace) -> dict:
     """The workspace's ARM resource as JSON (v2's entity drops the sku and creation time that v1 reports)."""
     from acpt_estimator.backends.azureml.client import azure_errors, ml_client
 
+    from acpt_estimator.backends.azureml import sdk
+
     with azure_errors(workspace, "read the workspace"):
-        ops = ml_client(workspace).workspaces
-        return ops._operation.get(workspace.resource_group, workspace.name).as_dict()
+        return sdk.workspace_resource(ml_client(workspace), workspace.resource_group, workspace.name)
 
 
 def _scoped_client(auth, subscription_id, resource_group, cloud="AzureCloud"):

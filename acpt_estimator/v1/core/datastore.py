@@ -39,7 +39,8 @@ class Datastore:
     def __init__(self, workspace, name=None):
         self._workspace = workspace
         # Checked at construction: the name becomes a store folder and part of $AZUREML_DATAREFERENCE_<name>.
-        self._name = check("datastore", name, parameter="datastore_name") if name else default_name(workspace)
+        self._name = check("datastore", name, parameter="datastore_name") if name is not None \
+            else default_name(workspace)
         self._fields = None  # v1 fields, described on first use
 
     @property

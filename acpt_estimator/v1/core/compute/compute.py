@@ -115,18 +115,13 @@ class ComputeTarget:
         """Every compute of the workspace as v1 objects (none offline: ``ws.compute_targets[name]`` stands in)."""
         if workspace._offline:
             return []
-        from azure.ai.ml.entities import Compute
-
+        from acpt_estimator.backends.azureml import sdk
         from acpt_estimator.backends.azureml.client import azure_errors, ml_client
 
         with azure_errors(workspace, "list compute targets"):
-            ops = ml_client(workspace).compute
-            rests = [r.as_dict() for r in ops._operation.list(workspace.resource_group, workspace.name)]
-        targets = []
-        for rest in rests:
-            entity = Compute._from_rest_object(_rest_model(rest))
-            targets.append(_class_for(_v1_type(entity.type))._make(workspace, entity.name, entity, rest))
-        return targets
+            found = sdk.compute_resources(ml_client(workspace), workspace)
+        return [_class_for(_v1_type(entity.type))._make(workspace, entity.name, entity, rest)
+                for entity, rest in found]
 
     @staticmethod
     def deserialize(workspace, object_dict):
@@ -311,26 +306,19 @@ def _class_for(v1_type: str):
     return {"AmlCompute": AmlCompute, "ComputeInstance": ComputeInstance}.get(v1_type, ComputeTarget)
 
 
-def _rest_model(rest: dict):
-    from azure.ai.ml._restclient.arm_ml_service.models import ComputeResource
-
-    return ComputeResource(rest)
-
-
 def _lookup(workspace, name):
     """(v2 entity, REST body) of a compute; the REST body keeps what v1's status shows and v2's entity drops
     (node counts, allocation state, instance state)."""
-    from azure.ai.ml.entities import Compute
     from azure.core.exceptions import ResourceNotFoundError
 
+    from acpt_estimator.backends.azureml import sdk
     from acpt_estimator.backends.azureml.client import azure_errors, ml_client
 
     try:
         with azure_errors(workspace, f"look up compute target {name!r}"):
-            rest = ml_client(workspace).compute._operation.get(workspace.resource_group, workspace.name, name)
+            return sdk.compute_resource(ml_client(workspace), workspace, name)
     except ResourceNotFoundError:
         raise _not_found(name) from None
-    return Compute._from_rest_object(rest), rest.as_dict()
 
 
 __all__ = ["ComputeTarget", "ComputeTargetException", "ComputeTargetProvisioningConfiguration"]
