@@ -25,6 +25,21 @@ def parse_datastore_uri(uri: str):
     return (match[1], match[2]) if match else None
 
 
+# azure-ai-ml's LONG_URI_FORMAT (constants/_common.py): how the service may answer a data asset's path.
+_LONG_URI = re.compile(r"^azureml://subscriptions/([^/]+)/resource[gG]roups/([^/]+)/workspaces/([^/]+)/"
+                       r"(datastores/[^/]+/paths/.*)$")
+
+
+def short_datastore_uri(uri: str, subscription_id: str, resource_group: str, workspace_name: str) -> str:
+    """``azureml://subscriptions/<s>/resourcegroups/<rg>/workspaces/<ws>/datastores/...`` of this workspace ->
+    ``azureml://datastores/...``; any other URI (another workspace's included) is returned unchanged."""
+    match = _LONG_URI.match(uri or "")
+    if not match:
+        return uri
+    ours = (subscription_id.lower(), resource_group.lower(), workspace_name.lower())
+    return f"azureml://{match[4]}" if tuple(g.lower() for g in match.groups()[:3]) == ours else uri
+
+
 def check_input_name(name: str) -> str:
     if not is_valid("identifier", name):
         raise UserErrorException(

@@ -1,4 +1,10 @@
-"""Just enough of Azure Blob Storage (path-style, as for the storage emulator) for code-snapshot uploads."""
+"""Just enough of Azure Blob Storage (path-style, as for the storage emulator) for code and datastore uploads.
+
+Shapes follow the Blob service REST reference (learn.microsoft.com/rest/api/storageservices): Put Blob stores the
+Content-MD5 it computes (or the client's x-ms-blob-content-md5); Put Block List stores only the client's
+x-ms-blob-content-md5, so a blob uploaded in blocks (azure-storage-blob does above 64 MiB) has no Content-MD5 unless
+the client sent one. List Blobs and Get Blob Properties report Content-MD5 only when the blob has one.
+"""
 
 from __future__ import annotations
 
@@ -16,6 +22,7 @@ class BlobStore:
     def __init__(self):
         self.blobs: dict[str, bytes] = {}
         self.metadata: dict[str, dict] = {}
+        self.md5: dict[str, str] = {}  # base64 Content-MD5 of blobs that have one
         self._blocks: dict[str, bytes] = {}
 
     def handle(self, method, path, query, headers, body):
@@ -31,6 +38,7 @@ class BlobStore:
             ids = re.findall(rb"<(?:Latest|Uncommitted|Committed)>([^<]+)<", body)
             self.blobs[path] = b"".join(self._blocks.pop(path + "#" + i.decode(), b"") for i in ids)
             self.metadata[path] = _meta(headers)
+            self._set_md5(path, headers.get("x-ms-blob-content-md5"))
             return 201, self._etag(path), None
         if method == "PUT" and comp == "metadata":
             if path not in self.blobs:
@@ -40,6 +48,7 @@ class BlobStore:
         if method == "PUT":
             self.blobs[path] = body
             self.metadata[path] = _meta(headers)
+            self._set_md5(path, headers.get("x-ms-blob-content-md5") or _b64md5(body))
             return 201, self._etag(path), None
         if method in ("GET", "HEAD"):
             if path not in self.blobs:
@@ -51,13 +60,23 @@ class BlobStore:
             return 200, extra, data if method == "GET" else None
         if method == "DELETE":
             self.blobs.pop(path, None)
+            self.md5.pop(path, None)
             return 202, {}, None
         return 400, {}, {"error": {"code": "UnsupportedByFake", "message": f"{method} {path} {query}"}}
 
+    def _set_md5(self, path, value):
+        if value:
+            self.md5[path] = value
+        else:
+            self.md5.pop(path, None)
+
     def _etag(self, path):
         digest = hashlib.md5(self.blobs.get(path, b"")).digest()
-        return {"ETag": '"0x' + digest.hex()[:16].upper() + '"', "Last-Modified": _RFC1123,
-                "Content-MD5": base64.b64encode(digest).decode(), "x-ms-request-server-encrypted": "true"}
+        headers = {"ETag": '"0x' + digest.hex()[:16].upper() + '"', "Last-Modified": _RFC1123,
+                   "x-ms-request-server-encrypted": "true"}
+        if path in self.md5:
+            headers["Content-MD5"] = self.md5[path]
+        return headers
 
     def _list(self, container_path, prefix):
         root = container_path + "/"
@@ -68,11 +87,15 @@ class BlobStore:
         items = "".join(
             f"<Blob><Name>{escape(n)}</Name><Properties><Last-Modified>{_RFC1123}</Last-Modified>"
             f"<Content-Length>{len(self.blobs[root + n])}</Content-Length><BlobType>BlockBlob</BlobType>"
-            f"<Content-MD5>{base64.b64encode(hashlib.md5(self.blobs[root + n]).digest()).decode()}</Content-MD5>"
+            + (f"<Content-MD5>{self.md5[root + n]}</Content-MD5>" if root + n in self.md5 else "<Content-MD5 />") +
             f"</Properties><Metadata>{meta(n)}</Metadata></Blob>" for n in names)
         xml = (f'<?xml version="1.0" encoding="utf-8"?><EnumerationResults ServiceEndpoint="x" ContainerName="c">'
                f"<Prefix>{escape(prefix)}</Prefix><Blobs>{items}</Blobs><NextMarker /></EnumerationResults>")
         return 200, {"Content-Type": "application/xml"}, xml.encode()
+
+
+def _b64md5(data: bytes) -> str:
+    return base64.b64encode(hashlib.md5(data).digest()).decode()
 
 
 def _meta(headers: dict) -> dict:

@@ -332,8 +332,14 @@ class FakeState(RunHistoryMixin, MlflowMixin):
         return (200, {}, item) if item else _not_found("Data", name)
 
     def put_data_version(self, name, version, body, **_):
+        properties = dict(body["properties"])
+        # The service answers datastore paths in the long, workspace-scoped form (azure-ai-ml's LONG_URI_FORMAT).
+        properties["dataUri"] = re.sub(
+            r"^azureml://datastores/", f"azureml://subscriptions/{self.subscription_id}/resourcegroups/"
+                                       f"{self.resource_group}/workspaces/{self.workspace_name}/datastores/",
+            properties.get("dataUri") or "")
         resource = {"id": f"{self.ws_id}/data/{name}/versions/{version}", "name": version,
-                    "properties": dict(body["properties"])}
+                    "properties": properties}
         self.data_assets[(name, version)] = resource
         return 201, {}, resource
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from acpt_estimator import PyTorch
@@ -84,3 +86,37 @@ def test_upload_sends_new_files_once_and_refuses_silent_overwrites(cloud_workspa
     assert blob_puts() == sent + 1
     with pytest.raises(UserErrorException, match="upload source folder .*nope.* does not exist"):
         ds.upload(src_dir=str(tmp_path / "nope"))
+
+
+def test_a_file_over_64_mib_goes_up_in_blocks_with_its_md5_and_a_rerun_skips_it(cloud_workspace, fake_aml, tmp_path):
+    """azure-storage-blob uploads files over 64 MiB in blocks, for which the service keeps no Content-MD5."""
+    data = tmp_path / "big"
+    data.mkdir()
+    (data / "weights.bin").write_bytes(os.urandom(1024) * (65 * 1024))  # 65 MiB
+    ds = cloud_workspace.get_default_datastore()
+    ds.upload(src_dir=str(data), target_path="big", show_progress=False)
+    path = "fakeaccount/azureml-blobstore-fake/big/weights.bin"
+    assert fake_aml.calls("PUT", r"/big/weights\.bin$")[-1].query.get("comp") == "blocklist"
+    assert fake_aml.state.blobs.md5[path]  # sent by us with the block list
+    sent = len(fake_aml.calls("PUT", r"/big/weights\.bin$"))
+    ds.upload(src_dir=str(data), target_path="big", show_progress=False)  # no "would overwrite"
+    assert len(fake_aml.calls("PUT", r"/big/weights\.bin$")) == sent
+
+
+def test_blobs_without_md5_are_compared_by_size_then_left_alone_as_v1_did(cloud_workspace, fake_aml, tmp_path):
+    """Blobs that another tool uploaded in blocks have no Content-MD5 to compare with."""
+    blobs = fake_aml.state.blobs
+    root = "fakeaccount/azureml-blobstore-fake/other/"
+    blobs.blobs.update({root + "same.txt": b"1234", root + "longer.txt": b"123"})
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "same.txt").write_bytes(b"abcd")  # same size, no MD5: an existing target, skipped as v1 skipped it
+    (data / "longer.txt").write_bytes(b"abcd")
+    ds = cloud_workspace.get_default_datastore()
+    with pytest.raises(UserErrorException, match=r"would overwrite 1 different file\(s\), e\.g\. longer\.txt"):
+        ds.upload(src_dir=str(data), target_path="other", show_progress=False)
+    (data / "longer.txt").unlink()
+    ds.upload(src_dir=str(data), target_path="other", show_progress=False)
+    assert blobs.blobs[root + "same.txt"] == b"1234"
+    ds.upload(src_dir=str(data), target_path="other", overwrite=True, show_progress=False)
+    assert blobs.blobs[root + "same.txt"] == b"abcd" and blobs.md5[root + "same.txt"]

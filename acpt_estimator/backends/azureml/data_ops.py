@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import os
 
+from ...datastore_paths import short_datastore_uri
 from ...exceptions import UserErrorException
 from .client import azure_errors, ml_client
 
@@ -34,30 +35,48 @@ def _md5(path: str) -> bytes:
     return digest.digest()
 
 
+def _decide(remote, local_size: int, local_md5, overwrite: bool) -> str:
+    """'upload', 'skip' or 'conflict' for one file, given the listed blob (or None) and the local file.
+
+    The blob's Content-MD5 decides when it has one. Blobs uploaded in blocks by other tools have none (the service
+    only computes it for single-shot uploads); then a different size is a different file, and an equal size is
+    treated as v1 did: azureml-core's upload skipped every existing target unless overwrite=True.
+    """
+    if remote is None:
+        return "upload"
+    md5 = remote.content_settings.content_md5 if remote.content_settings else None
+    if md5:
+        same = bytes(md5) == local_md5()
+    else:
+        same = remote.size == local_size
+    if same:
+        return "upload" if overwrite and not md5 else "skip"
+    return "upload" if overwrite else "conflict"
+
+
 def upload(workspace, datastore_name: str, src_dir: str, target_path: str | None, overwrite: bool,
            show_progress: bool, files: list[str]) -> list[str]:
-    """Upload into ``<target_path>/``; blobs with the same MD5 are skipped, differing ones need overwrite.
+    """Upload into ``<target_path>/``; identical blobs are skipped, differing ones need overwrite.
 
     All conflicts are found (one listing) before the first byte is sent, so a refused upload changes nothing.
+    Every blob is stored with its Content-MD5 (block uploads over 64 MiB get none from the service), so a rerun
+    recognises it.
     """
     from azure.core.exceptions import ServiceRequestError
+    from azure.storage.blob import ContentSettings
 
     container, account_url = _container(workspace, datastore_name)
     prefix = (target_path or "").strip("/")
     prefix = prefix + "/" if prefix else ""
     try:
-        existing = {b.name: (b.content_settings.content_md5 if b.content_settings else None)
-                    for b in container.list_blobs(name_starts_with=prefix)}
+        existing = {b.name: b for b in container.list_blobs(name_starts_with=prefix)}
         todo, conflicts = [], []
         for rel in files:
-            remote = existing.get(prefix + rel, "absent")
-            if remote == "absent":
+            local = os.path.join(src_dir, rel)
+            decision = _decide(existing.get(prefix + rel), os.path.getsize(local), lambda: _md5(local), overwrite)
+            if decision == "upload":
                 todo.append(rel)
-            elif remote and bytes(remote) == _md5(os.path.join(src_dir, rel)):
-                continue  # already there: nothing re-uploaded
-            elif overwrite:
-                todo.append(rel)
-            else:
+            elif decision == "conflict":
                 conflicts.append(rel)
         if conflicts:
             raise UserErrorException(
@@ -65,8 +84,10 @@ def upload(workspace, datastore_name: str, src_dir: str, target_path: str | None
                 f"{len(conflicts)} different file(s), e.g. {conflicts[0]}. Pass overwrite=True to replace them; "
                 "nothing was uploaded.")
         for count, rel in enumerate(todo, 1):
-            with open(os.path.join(src_dir, rel), "rb") as handle:
-                container.upload_blob(prefix + rel, handle, overwrite=overwrite)
+            local = os.path.join(src_dir, rel)
+            with open(local, "rb") as handle:
+                container.upload_blob(prefix + rel, handle, overwrite=overwrite,
+                                      content_settings=ContentSettings(content_md5=bytearray(_md5(local))))
             if show_progress:
                 print(f"Uploaded {rel}, {count} files out of an estimated total of {len(todo)}")
     except ServiceRequestError as err:
@@ -90,6 +111,11 @@ def _latest(versions: list):
     return max(versions, key=lambda d: int(d.version) if str(d.version).isdigit() else 0)
 
 
+def _path(workspace, asset) -> str:
+    """The asset's path in the short form we register (the service may answer the long, workspace-scoped one)."""
+    return short_datastore_uri(asset.path, workspace.subscription_id, workspace.resource_group, workspace.name)
+
+
 def register_dataset(workspace, name: str, uri: str, uri_type: str, description=None, tags=None,
                      create_new_version=False) -> str:
     """A v2 data asset for the dataset; returns its version. Same path again: the existing version."""
@@ -101,12 +127,12 @@ def register_dataset(workspace, name: str, uri: str, uri_type: str, description=
         version = "1"
         if versions:
             latest = _latest(versions)
-            if latest.path == uri:
+            if _path(workspace, latest) == uri:
                 return str(latest.version)
             if not create_new_version:
                 raise UserErrorException(
                     f"Dataset {name!r} is already registered (version {latest.version}) with another path "
-                    f"({latest.path}). Pass create_new_version=True to register a new version.")
+                    f"({_path(workspace, latest)}). Pass create_new_version=True to register a new version.")
             version = str(int(latest.version) + 1 if str(latest.version).isdigit() else len(versions) + 1)
         asset = Data(name=name, version=version, path=uri, type=uri_type, description=description,
                      tags={str(k): str(v) for k, v in (tags or {}).items()} or None)
@@ -125,7 +151,7 @@ def get_dataset(workspace, name: str, version=None):
             f"Dataset {name!r} (version {version or 'latest'}) is not registered in workspace {workspace.name!r}. "
             f"Register it with dataset.register(ws, {name!r}) or check the name in the studio's Data page.")
     asset = _latest(versions)
-    return str(asset.version), asset.path
+    return str(asset.version), _path(workspace, asset)
 
 
 def download(workspace, datastore_name: str, target_path: str, prefix: str | None, overwrite: bool,
