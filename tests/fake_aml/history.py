@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import urllib.parse
 import uuid
 
 TERMINAL = ("Completed", "Failed", "Canceled")
@@ -59,19 +60,29 @@ class RunHistoryMixin:
     def _artifact_paths(self, job) -> list:
         return sorted(list(job.script.files) + list(job.logs))
 
+    # Artifact API (the published ArtifactAPI swagger, quoted in issue 14; azureml-core's v1 artifacts client used
+    # it): GET .../artifacts/{origin}/{container} lists one page and a continuationToken;
+    # GET .../artifacts/{origin}/{container}/contentinfo?path=<path> answers the path's SAS contentUri.
+    ARTIFACT_PAGE = 3  # small, so that tests cross pages as long listings do on the service
+
     def list_artifacts(self, name, query, **_):
         job = self.jobs.get(name)
         if job is None:
             return _not_found("Run", name)
+        paths = self._artifact_paths(job)
+        start = int(query.get("continuationToken") or 0)
+        end = start + self.ARTIFACT_PAGE
         return 200, {}, {"value": [{"origin": "ExperimentRun", "container": f"dcid.{name}", "path": p}
-                                   for p in self._artifact_paths(job)], "continuationToken": None}
+                                   for p in paths[start:end]],
+                         "continuationToken": str(end) if end < len(paths) else None}
 
-    def artifact_info(self, name, file, **_):
+    def artifact_info(self, name, query, **_):
         job = self.jobs.get(name)
+        file = query.get("path")
         if job is None or file not in self._artifact_paths(job):
             return _not_found("Artifact", file)
         return 200, {}, {"origin": "ExperimentRun", "container": f"dcid.{name}", "path": file,
-                         "contentUri": f"{self.base_url}/artifactcontent/{name}/{file}?sig=fake"}
+                         "contentUri": f"{self.base_url}/artifactcontent/{name}/{urllib.parse.quote(file)}?sig=fake"}
 
     def artifact_content(self, name, file, **_):
         job = self.jobs[name]

@@ -116,7 +116,7 @@ class FakeState(RunHistoryMixin, MlflowMixin):
             ("PATCH", _HISTORY + r"/experiments/[^/]+/runs/(?P<name>[^/]+)", self.patch_run),
             ("GET", r"/logs/(?P<name>[^/]+)/(?P<file>.+)", self.log_content),
             ("GET", _ARTIFACTS + r"/ExperimentRun/dcid\.(?P<name>[^/]+)", self.list_artifacts),
-            ("GET", _ARTIFACTS + r"/contentinfo/ExperimentRun/dcid\.(?P<name>[^/]+)/(?P<file>.+)", self.artifact_info),
+            ("GET", _ARTIFACTS + r"/ExperimentRun/dcid\.(?P<name>[^/]+)/contentinfo", self.artifact_info),
             ("GET", r"/artifactcontent/(?P<name>[^/]+)/(?P<file>.+)", self.artifact_content),
             ("GET", _MLFLOW + r"/runs/get", self.mlflow_run),
             ("GET", _MLFLOW + r"/metrics/get-history", self.mlflow_history),

@@ -104,12 +104,19 @@ def test_the_driver_logs_to_a_cloud_run_like_the_job_does(submit):
                                  "rows": {"epoch": [1], "acc": [0.5]}}
 
 
-def test_files_can_be_listed_and_downloaded(submit, tmp_path):
+def test_files_can_be_listed_and_downloaded(fake_aml, submit, tmp_path):
     run = submit(JobScript(files={"outputs/model.pt": b"weights", "outputs/logs/events.txt": b"e",
-                                  "logs/tb/run1": b"tb"}))
+                                  "logs/tb/run1": b"tb", "outputs/best model+v1 #2.pt": b"best"}))
     run.wait_for_completion()
-    names = run.get_file_names()
-    assert names == ["logs/tb/run1", "outputs/logs/events.txt", "outputs/model.pt", "user_logs/std_log.txt"]
+    names = run.get_file_names()  # two pages of the Artifact API's listing
+    assert names == ["logs/tb/run1", "outputs/best model+v1 #2.pt", "outputs/logs/events.txt", "outputs/model.pt",
+                     "user_logs/std_log.txt"]
+    assert [r.query.get("continuationToken") for r in fake_aml.calls("GET", rf"/dcid\.{run.id}$")] == [None, "3"]
+
+    run.download_file("outputs/best model+v1 #2.pt", output_file_path=str(tmp_path / "best.pt"))
+    assert (tmp_path / "best.pt").read_bytes() == b"best"
+    info = fake_aml.calls("GET", rf"/artifacts/ExperimentRun/dcid\.{run.id}/contentinfo$")
+    assert [r.query for r in info] == [{"path": "outputs/best model+v1 #2.pt"}]  # the published swagger form
 
     run.download_file("outputs/model.pt", output_file_path=str(tmp_path))
     assert (tmp_path / "model.pt").read_bytes() == b"weights"
@@ -122,6 +129,7 @@ def test_files_can_be_listed_and_downloaded(submit, tmp_path):
     assert (tmp_path / "all/outputs/logs/events.txt").read_bytes() == b"e"
     run.download_files(prefix="outputs/", output_directory=str(tmp_path / "flat"), append_prefix=False)
     assert (tmp_path / "flat/model.pt").read_bytes() == b"weights"
+    assert (tmp_path / "flat/best model+v1 #2.pt").read_bytes() == b"best"
 
 
 def test_register_model_points_at_the_job_output(fake_aml, submit):

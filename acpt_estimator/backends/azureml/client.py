@@ -218,8 +218,9 @@ class Services:
         attr = "_authed" if authed else "_anonymous"
         if getattr(self, attr) is None:
             setattr(self, attr, self._pipeline(authed))
-        response = getattr(self, attr).send_request(HttpRequest(method, url, json=json, params=params),
-                                                    stream=stream)
+        if params:  # azure-core's HttpRequest(params=) does not percent-encode: '#', '+' and spaces would break
+            url += ("&" if "?" in url else "?") + urllib.parse.urlencode(params, quote_via=urllib.parse.quote)
+        response = getattr(self, attr).send_request(HttpRequest(method, url, json=json), stream=stream)
         response.raise_for_status()
         return response
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import urllib.parse
 
 from .client import azure_errors, services
 
@@ -28,9 +27,9 @@ def list_files(workspace, run_id: str) -> list[str]:
 def download(workspace, run_id: str, name: str, destination: str) -> str:
     """Write artifact ``name`` to ``destination`` (streamed; parent folders created)."""
     svc = services(workspace)
-    quoted = urllib.parse.quote(name)
     with azure_errors(workspace, f"download {name!r} from run {run_id!r}"):
-        info = svc.get_json(svc.artifacts(f"/contentinfo/{_ORIGIN}/dcid.{run_id}/{quoted}"))
+        # The Artifact API's published form; jobs.download would fetch every artifact of the job to get one.
+        info = svc.get_json(svc.artifacts(f"/{_ORIGIN}/dcid.{run_id}/contentinfo"), params={"path": name})
         response = svc.send("GET", info["contentUri"], authed=False, stream=True)
         folder = os.path.dirname(os.path.abspath(destination))
         os.makedirs(folder, exist_ok=True)
