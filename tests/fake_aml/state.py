@@ -98,6 +98,19 @@ class FakeState(RunHistoryMixin, MlflowMixin):
                 f"Microsoft.MachineLearningServices/workspaces/{self.workspace_name}")
 
     def _route_table(self):
+        """Where each route's shape comes from (paths under azure/ai/ml/ in site-packages):
+
+        - workspace, codes, environments, jobs, computes, datastores, data, models, operationResults: the SDK's
+          generated ARM client, _restclient/arm_ml_service/operations/_operations.py (request ``_url``s and
+          models); the 404 envelopes are ARM's (history.py ``_arm_error``).
+        - discovery: the workspace's ``discoveryUrl`` document, read as operations/_job_ops_helper.py (jobs.stream)
+          and our client do (spec/v2-target.md section 4.1).
+        - history/v1.0 run details, children and the metadata PATCH: _restclient/runhistory/operations/
+          _runs_operations.py.
+        - artifact/v2.0 listing and contentinfo?path=: the published ArtifactAPI swagger (see history.py).
+        - mlflow: the MLflow REST API 2.0 under the workspace's tracking URI, as azureml-mlflow calls it.
+        - /logs, /artifactcontent, /blob: stand-ins for the SAS URLs of blob storage (blobs.py for the latter).
+        """
         return [
             ("GET", _WS, self.get_workspace),
             ("GET", r"/discovery", self.get_discovery),
