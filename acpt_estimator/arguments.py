@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 from collections.abc import Iterable, Mapping
 
@@ -10,13 +11,14 @@ from acpt_estimator.v1.data.datapath import DataPath
 from acpt_estimator.v1.data.data_reference import DataReference
 from acpt_estimator.v1.data.dataset_consumption_config import DatasetConsumptionConfig
 from acpt_estimator.v1.core.datastore import Datastore
-from acpt_estimator.v1.data.file_dataset import FileDataset
-from acpt_estimator.datastore_paths import datastore_uri, strip_glob
+from acpt_estimator.v1.data.abstract_dataset import AbstractDataset
+from acpt_estimator.v1.data.output_dataset_config import OutputDatasetConfig
+from acpt_estimator.datastore_paths import datastore_uri
 from .exceptions import UserErrorException
 from .names import is_valid
 from .spec import DataInput, DataOutput, InputRef, Literal, OutputRef
 
-_DATA_TYPES = (DataReference, Datastore, DataPath, DatasetConsumptionConfig, FileDataset)
+DATA_TYPES = (DataReference, Datastore, DataPath, DatasetConsumptionConfig, AbstractDataset, OutputDatasetConfig)
 _MODES = {"mount": "mount", "download": "download", "direct": "direct"}
 
 
@@ -38,14 +40,14 @@ def flatten_script_params(script_params) -> list:
     items = []
     for item in pairs:
         if _is_expandable(item):
-            items.extend(str(x) if not isinstance(x, (int, float, str) + _DATA_TYPES) else x for x in item)
+            items.extend(str(x) if not isinstance(x, (int, float, str) + DATA_TYPES) else x for x in item)
         else:
             items.append(item)
     return [x for x in items if x is not None and not (isinstance(x, str) and x == "")]
 
 
 def _is_expandable(value) -> bool:
-    return isinstance(value, Iterable) and not isinstance(value, (str, bytes, Mapping) + _DATA_TYPES)
+    return isinstance(value, Iterable) and not isinstance(value, (str, bytes, Mapping) + DATA_TYPES)
 
 
 class ArgumentBuilder:
@@ -61,7 +63,7 @@ class ArgumentBuilder:
             self.tokens.append(self.token_for(item))
 
     def token_for(self, item):
-        if isinstance(item, _DATA_TYPES):
+        if isinstance(item, DATA_TYPES):
             return self.add_data(item)
         if isinstance(item, bool) or isinstance(item, (int, float, str)):
             return Literal(str(item))
@@ -76,11 +78,15 @@ class ArgumentBuilder:
             item = DataReference(item, item.name, None, "mount")
         if isinstance(item, DataPath):
             item = item.create_data_reference()
-        if isinstance(item, FileDataset):
+        if isinstance(item, AbstractDataset):
             # v1 names a bare dataset input__<8hex>; a content hash keeps translations reproducible.
-            item = item.as_named_input(f"input__{hashlib.sha256(item.uri().encode()).hexdigest()[:8]}")
+            key = json.dumps([item._definition(), item.name, item.version, [getattr(d, "name", None) for d, _ in
+                                                                          item.paths]], sort_keys=True)
+            item = item.as_named_input(f"input__{hashlib.sha256(key.encode()).hexdigest()[:8]}")
         if isinstance(item, DataReference):
             return self._add_reference(item)
+        if isinstance(item, OutputDatasetConfig):
+            return self._add_output(item)
         return self._add_dataset(item)
 
     def _add_reference(self, ref: DataReference):
@@ -100,16 +106,42 @@ class ArgumentBuilder:
         return InputRef(name)
 
     def _add_dataset(self, cfg: DatasetConsumptionConfig):
+        """One v2 input: the folder the dataset's paths share (or its data asset); the job gets the definition."""
         dataset = cfg.dataset
-        datastore, path = (dataset.paths[0][0].name, dataset.paths[0][1]) if len(dataset.paths) == 1 else (None, "")
+        mode = "direct" if dataset._kind == "tabular" else cfg.mode
+        if dataset._kind == "file" and dataset.transformations and mode != "direct":
+            raise UserErrorException(
+                f"Input {cfg.name!r}: a file dataset with take/skip/sample steps cannot be mounted or downloaded "
+                "(v2 inputs are whole folders). Pass dataset.as_named_input(name) (direct: the job gets the dataset "
+                "and its steps), or the dataset without steps.")
+        datastore, folder, relative = dataset._base()
+        definition = dict(dataset._definition(relative), mode=mode, name=dataset.name, version=dataset.version,
+                          id=dataset.id)
         self._merge_input(DataInput(
             name=cfg.name, reference_name=cfg.name, kind="dataset",
-            # v2 has no "direct" file mode for uri_folder; the job reads the mounted files instead.
-            mode="mount" if cfg.mode == "direct" else cfg.mode,
-            uri_type=dataset.uri_type, uri=dataset.uri(), datastore=datastore,
-            path_on_datastore=strip_glob(path) if dataset.uri_type == "uri_folder" else path,
-            dataset_name=dataset.name, dataset_version=dataset.version))
+            # v2 has no "direct" mode for folders: the job reads mounted files (and the definition for datasets).
+            mode="mount" if mode == "direct" else mode, uri_type="uri_folder",
+            uri=f"azureml:{dataset.name}:{dataset.version}" if dataset.name else datastore_uri(datastore.name, folder),
+            datastore=datastore.name, path_on_datastore=folder, dataset_name=dataset.name,
+            dataset_version=dataset.version, definition=json.dumps(definition, sort_keys=True)))
         return InputRef(cfg.name)
+
+    def _add_output(self, output: OutputDatasetConfig):
+        datastore, path = output.destination
+        registration = ""
+        if output._registration is not None:
+            reg = output._registration
+            registration = json.dumps({"name": reg.name, "description": reg.description, "tags": reg.tags,
+                                       "type": "tabular" if getattr(output, "transformations", ()) else "file",
+                                       "transformations": list(getattr(output, "transformations", ())),
+                                       "path_glob": getattr(output, "path_glob", "**")},
+                                      sort_keys=True)
+        store = datastore.name if datastore is not None else "workspaceblobstore"
+        self.outputs.setdefault(output.name, DataOutput(
+            name=output.name, reference_name=output.name, uri=datastore_uri(store, path), datastore=store,
+            path_on_datastore=path, mode=output.mode, registration=registration,
+            overwrite=getattr(output.options, "overwrite", False)))
+        return OutputRef(output.name)
 
     def _merge_input(self, new: DataInput) -> None:
         old = self.inputs.get(new.name)
@@ -139,7 +171,7 @@ def build_arguments(script_params, inputs=None, extra_items=()):
     builder.add_items(flatten_script_params(script_params))
     builder.add_items(extra_items)
     for item in inputs or ():
-        if not isinstance(item, (DataReference, Datastore, DatasetConsumptionConfig, DataPath, FileDataset)):
+        if not isinstance(item, (DataReference, Datastore, DatasetConsumptionConfig, DataPath, AbstractDataset)):
             raise UserErrorException(
                 f"Type {type(item)} is not supported for inputs. inputs= takes DataReference, Datastore or "
                 "DatasetConsumptionConfig objects (e.g. ds.as_mount(), dataset.as_named_input('x').as_mount()).")

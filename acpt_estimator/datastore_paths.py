@@ -76,3 +76,13 @@ def download_each(names, target_path: str, overwrite: bool, show_progress: bool,
         if show_progress:
             print(f"Downloaded {name}, {copied} files out of an estimated total of {len(names)}")
     return copied
+
+
+def fill_output_path(path: str, run_id: str, output_name: str) -> str:
+    """v1's placeholders in an output destination: {run-id} and {output-name}."""
+    return path.replace("{run-id}", run_id).replace("{output-name}", output_name)
+
+
+def v2_output_path(path: str) -> str:
+    """The same placeholders as v2 path expressions, which the service fills in for each job."""
+    return path.replace("{run-id}", "${{name}}").replace("{output-name}", "${{output_name}}")

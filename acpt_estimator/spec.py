@@ -61,6 +61,7 @@ class DataInput:
     path_on_datastore: str = ""
     dataset_name: str | None = None
     dataset_version: str | None = None
+    definition: str = ""  # a dataset's JSON definition (type, paths under the input, steps, mode) for the job
 
 
 @attrs.frozen
@@ -71,8 +72,10 @@ class DataOutput:
     reference_name: str
     uri: str
     datastore: str | None = None
-    path_on_datastore: str = ""
-    mode: str = "upload"
+    path_on_datastore: str = ""  # may hold v1's {run-id} and {output-name}, filled in by each backend
+    mode: str = "upload"  # "upload" (after the job) | "mount" (written in place)
+    overwrite: bool = False  # upload: replace files already at the destination
+    registration: str = ""  # JSON {name, description, tags, type, transformations}: register when the job completes
 
 
 @attrs.frozen

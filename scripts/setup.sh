@@ -11,7 +11,7 @@ if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
   # constraints.txt pins torch==2.13.0 (the local CPU build); every install that could pull torch passes it.
   pip install -c constraints.txt --upgrade "pip>=24"   # pip 23.2's resolver fails on azure-ai-ml's tree
   pip install -c constraints.txt "torch==2.13.0" wheel
-  pip install -c constraints.txt -e ".[azure,local,onnx,sweep,test]"
+  pip install -c constraints.txt -e ".[azure,data,local,onnx,sweep,test]"
   echo "$want" > "$stamp"
 fi
 # Horovod 0.28.1 built against this torch (C++17 fix; runtime.md §2): compiled once per torch + MPI + Python

@@ -57,6 +57,17 @@ class BlobStore:
             extra = {f"x-ms-meta-{k}": v for k, v in self.metadata.get(path, {}).items()}
             extra.update(self._etag(path), **{"x-ms-blob-type": "BlockBlob", "Content-Length": str(len(data)),
                                               "Content-Type": "application/octet-stream"})
+            # Ranged Get Blob (x-ms-range or Range: bytes=a-b) answers 206 with Content-Range "bytes a-b/total"
+            # (learn.microsoft.com: "Specify the range header for Blob service operations"); the SDK reads the
+            # size from it.
+            wanted = re.match(r"bytes=(\d+)-(\d*)", headers.get("x-ms-range") or headers.get("range") or "")
+            if method == "GET" and wanted and not data:  # an empty blob has no range: 416, as the service
+                return 416, {"x-ms-error-code": "InvalidRange", "Content-Range": "bytes */0"}, None
+            if method == "GET" and wanted:
+                start = int(wanted[1])
+                end = min(int(wanted[2]) if wanted[2] else len(data) - 1, len(data) - 1)
+                extra["Content-Range"] = f"bytes {start}-{end}/{len(data)}"
+                return 206, extra, data[start:end + 1]
             return 200, extra, data if method == "GET" else None
         if method == "DELETE":
             self.blobs.pop(path, None)

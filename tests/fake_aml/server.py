@@ -178,8 +178,8 @@ def _respond(handler, status: int, headers: dict, payload) -> None:
         data, content_type = json.dumps(payload).encode(), "application/json"
     handler.send_response(status)
     handler.send_header("Content-Type", content_type)
-    if handler.command != "HEAD" or "Content-Length" not in headers:
-        handler.send_header("Content-Length", str(len(data)) if handler.command != "HEAD" else "0")
+    given = headers.pop("Content-Length", None)  # a blob's size: what HEAD reports; GET sends the body's length
+    handler.send_header("Content-Length", (given or "0") if handler.command == "HEAD" else str(len(data)))
     handler.send_header("x-ms-request-id", "fake")
     for key, value in headers.items():
         handler.send_header(key, value)

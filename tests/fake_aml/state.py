@@ -88,6 +88,7 @@ class FakeState(RunHistoryMixin, MlflowMixin):
         self.computes: dict = {}
         self.datastores = {"workspaceblobstore": True, "workspacefilestore": False}
         self.data_assets: dict = {}  # (name, version) -> resource
+        self.archived_data: set = set()  # data asset names archived (v1 unregister_all_versions)
         self.blobs = BlobStore()
         self.next_script: JobScript | None = None
         self._routes = [(m, re.compile(p + r"$"), f) for m, p, f in self._route_table()]
@@ -147,6 +148,9 @@ class FakeState(RunHistoryMixin, MlflowMixin):
             ("GET", _WS + r"/data/(?P<name>[^/]+)/versions", self.list_data_versions),
             ("GET", _WS + r"/data/(?P<name>[^/]+)/versions/(?P<version>[^/]+)", self.get_data_version),
             ("PUT", _WS + r"/data/(?P<name>[^/]+)/versions/(?P<version>[^/]+)", self.put_data_version),
+            ("GET", _WS + r"/data", self.list_data_containers),
+            ("GET", _WS + r"/data/(?P<name>[^/]+)", self.get_data_container),
+            ("PUT", _WS + r"/data/(?P<name>[^/]+)", self.put_data_container),
             ("GET", _WS + r"/models/(?P<name>[^/]+)/versions", self.list_model_versions),
             ("GET", _WS + r"/models/(?P<name>[^/]+)/versions/(?P<version>[^/]+)", self.get_model_version),
             ("PUT", _WS + r"/models/(?P<name>[^/]+)/versions/(?P<version>[^/]+)", self.put_model_version),
@@ -335,6 +339,8 @@ class FakeState(RunHistoryMixin, MlflowMixin):
 
     # ---- data assets (v1 datasets) -------------------------------------------------------------------
     def list_data_versions(self, name, query=None, **_):
+        if name in self.archived_data and (query or {}).get("listViewType", "ActiveOnly") == "ActiveOnly":
+            return 200, {}, {"value": []}
         items = sorted((v for (n, _), v in self.data_assets.items() if n == name), key=lambda r: -int(r["name"]))
         if (query or {}).get("$top"):
             items = items[: int(query["$top"])]
@@ -355,6 +361,36 @@ class FakeState(RunHistoryMixin, MlflowMixin):
                     "properties": properties}
         self.data_assets[(name, version)] = resource
         return 201, {}, resource
+
+    # Containers: the DataContainer resource of the REST API (azure-ai-ml's _restclient models DataContainer /
+    # DataContainerProperties: dataType, description, tags, isArchived, latestVersion, nextVersion); the SDK's
+    # data.list() reads GET .../data, and data.archive(name) does GET then PUT .../data/<name> with isArchived.
+    def _data_container(self, name):
+        versions = [int(v) for (n, v) in self.data_assets if n == name]
+        if not versions:
+            return None
+        latest = self.data_assets[(name, str(max(versions)))]["properties"]
+        return {"id": f"{self.ws_id}/data/{name}", "name": name,
+                "properties": {"dataType": latest.get("dataType", "uri_folder"),
+                               "isArchived": name in self.archived_data,
+                               "latestVersion": str(max(versions)), "nextVersion": str(max(versions) + 1)}}
+
+    def list_data_containers(self, query=None, **_):
+        names = sorted({n for (n, _) in self.data_assets})
+        active = (query or {}).get("listViewType", "ActiveOnly") == "ActiveOnly"
+        shown = [n for n in names if not (active and n in self.archived_data)]
+        return 200, {}, {"value": [self._data_container(n) for n in shown]}
+
+    def get_data_container(self, name, **_):
+        item = self._data_container(name)
+        return (200, {}, item) if item else _not_found("Data", name)
+
+    def put_data_container(self, name, body, **_):
+        if (body.get("properties") or {}).get("isArchived"):
+            self.archived_data.add(name)
+        else:
+            self.archived_data.discard(name)
+        return 200, {}, self._data_container(name)
 
     # ---- models -------------------------------------------------------------------------------------
     def list_model_versions(self, name, **_):

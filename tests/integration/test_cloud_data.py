@@ -33,7 +33,7 @@ def test_dataset_registration_is_a_data_asset_put_and_get_by_name_reads_it(cloud
     assert other.register(cloud_workspace, "cifar", create_new_version=True).version == "2"
 
     fetched = Dataset.get_by_name(cloud_workspace, "cifar", version=1)
-    assert fetched.version == "1" and fetched.paths[0][1] == "cifar10/"
+    assert fetched.version == "1" and fetched.paths[0][1] == "cifar10/**"  # the v1 glob round-trips
     with pytest.raises(UserErrorException, match="'missing' .* is not registered in workspace"):
         Dataset.get_by_name(cloud_workspace, "missing")
 

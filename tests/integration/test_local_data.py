@@ -12,24 +12,17 @@ from acpt_estimator.backends.local.inputs import bind_mounts_available
 from acpt_estimator.v1.core.dataset import Dataset
 from acpt_estimator.exceptions import UserErrorException
 from acpt_estimator.v1.core.experiment import Experiment
-from acpt_estimator.v1.core.workspace import Workspace
+from tests.local_fixtures import local_workspace, write_files  # noqa: F401
 
 pytestmark = pytest.mark.integration
 SRC = os.path.join(os.path.dirname(__file__), os.pardir, "data", "data_job")
 
 
 @pytest.fixture()
-def workspace(tmp_path, monkeypatch):
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.setenv("ACPT_ESTIMATOR_HOME", str(tmp_path / ".acpt"))
-    monkeypatch.setenv("ACPT_ESTIMATOR_TARGET", "local")
-    for folder, files in {"mnist": {"a.txt": "alpha", "sub/b.txt": "beta"}, "cifar": {"c.txt": "gamma"},
-                          "meta": {"labels.csv": "x,y\n"}}.items():
-        for rel, text in files.items():
-            path = tmp_path / "data" / folder / rel
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(text)
-    return Workspace.from_config()
+def workspace(local_workspace, tmp_path):
+    write_files(tmp_path / "data", {"mnist/a.txt": "alpha", "mnist/sub/b.txt": "beta", "cifar/c.txt": "gamma",
+                                    "meta/labels.csv": "x,y\n"})
+    return local_workspace
 
 
 def test_driver_uploads_registers_and_a_two_rank_job_reads_every_input(workspace, tmp_path):

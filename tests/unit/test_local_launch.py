@@ -186,7 +186,7 @@ def test_missing_datastore_copy_names_the_path_it_expected(tmp_path):
     expected = os.path.join(str(tmp_path), "datastores", "blobs", "train", "images")
     assert expected in err.value.message and "azureml://datastores/blobs/paths/train/images" in err.value.message
     os.makedirs(expected)
-    paths, _ = local_inputs.resolve(spec, str(tmp_path))
+    paths = local_inputs.resolve(spec, str(tmp_path))
     assert list(paths.values()) == [expected]
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 
@@ -111,36 +112,38 @@ def _latest(versions: list):
     return max(versions, key=lambda d: int(d.version) if str(d.version).isdigit() else 0)
 
 
-def _path(workspace, asset) -> str:
+def assetasset_path(workspace, asset) -> str:
     """The asset's path in the short form we register (the service may answer the long, workspace-scoped one)."""
     return short_datastore_uri(asset.path, workspace.subscription_id, workspace.resource_group, workspace.name)
 
 
 def register_dataset(workspace, name: str, uri: str, uri_type: str, description=None, tags=None,
-                     create_new_version=False) -> str:
-    """A v2 data asset for the dataset; returns its version. Same path again: the existing version."""
+                     create_new_version=False, properties=None):
+    """A v2 data asset for the dataset (its Data entity). The same path and properties again: the existing one."""
     from azure.ai.ml.entities import Data
 
     client = ml_client(workspace)
+    properties = {str(k): str(v) for k, v in (properties or {}).items()}
     with azure_errors(workspace, f"register dataset {name!r}"):
         versions = _versions(client, name)
         version = "1"
         if versions:
             latest = _latest(versions)
-            if _path(workspace, latest) == uri:
-                return str(latest.version)
+            if assetasset_path(workspace, latest) == uri and all(
+                    (latest.properties or {}).get(k) == v for k, v in properties.items()):
+                return latest
             if not create_new_version:
                 raise UserErrorException(
-                    f"Dataset {name!r} is already registered (version {latest.version}) with another path "
-                    f"({_path(workspace, latest)}). Pass create_new_version=True to register a new version.")
+                    f"Dataset {name!r} is already registered (version {latest.version}) with another definition "
+                    f"({assetasset_path(workspace, latest)}). Pass create_new_version=True to register a new version.")
             version = str(int(latest.version) + 1 if str(latest.version).isdigit() else len(versions) + 1)
         asset = Data(name=name, version=version, path=uri, type=uri_type, description=description,
-                     tags={str(k): str(v) for k, v in (tags or {}).items()} or None)
-        return str(client.data.create_or_update(asset).version)
+                     tags={str(k): str(v) for k, v in (tags or {}).items()} or None, properties=properties or None)
+        return client.data.create_or_update(asset)
 
 
 def get_dataset(workspace, name: str, version=None):
-    """(version, path) of a registered data asset; a missing one is a UserErrorException naming it."""
+    """The Data entity of a registered data asset; a missing one is a UserErrorException naming it."""
     client = ml_client(workspace)
     with azure_errors(workspace, f"get dataset {name!r}"):
         versions = _versions(client, name)
@@ -150,8 +153,7 @@ def get_dataset(workspace, name: str, version=None):
         raise UserErrorException(
             f"Dataset {name!r} (version {version or 'latest'}) is not registered in workspace {workspace.name!r}. "
             f"Register it with dataset.register(ws, {name!r}) or check the name in the studio's Data page.")
-    asset = _latest(versions)
-    return str(asset.version), _path(workspace, asset)
+    return _latest(versions)
 
 
 def download(workspace, datastore_name: str, target_path: str, prefix: str | None, overwrite: bool,
@@ -168,3 +170,66 @@ def download(workspace, datastore_name: str, target_path: str, prefix: str | Non
     with azure_errors(workspace, f"download from datastore {datastore_name!r}"):
         names = [b.name for b in container.list_blobs(name_starts_with=(prefix or "").lstrip("/") or None)]
         return download_each(names, target_path, overwrite, show_progress, fetch)
+
+
+def dataset_names(workspace) -> list[str]:
+    """Names of the workspace's (active) data assets."""
+    client = ml_client(workspace)
+    with azure_errors(workspace, "list datasets"):
+        return sorted({d.name for d in client.data.list()})
+
+
+def update_dataset(workspace, asset, description=None, tags=None):
+    """Change the description/tags of one data asset version (v2 allows that on a registered version)."""
+    if description is not None:
+        asset.description = description
+    if tags is not None:
+        asset.tags = {str(k): str(v) for k, v in tags.items()}
+    with azure_errors(workspace, f"update dataset {asset.name!r}"):
+        return ml_client(workspace).data.create_or_update(asset)
+
+
+def archive_dataset(workspace, name: str) -> None:
+    """v1's unregister_all_versions: v2 archives the data asset (hidden from lists; restorable)."""
+    with azure_errors(workspace, f"archive dataset {name!r}"):
+        ml_client(workspace).data.archive(name)
+
+
+def list_blobs(workspace, datastore_name: str, prefix: str) -> list[str]:
+    """Names of the blobs under ``prefix`` in a blob datastore (datasets: to_path, download, to_pandas_dataframe)."""
+    container, account_url = _container(workspace, datastore_name)
+    with _reachable(datastore_name, account_url):
+        return sorted(b.name for b in container.list_blobs(name_starts_with=prefix or None))
+
+
+def download_blobs(workspace, datastore_name: str, items, target: str) -> None:
+    """Download (blob name, relative path) pairs into ``target``/relative path."""
+    container, account_url = _container(workspace, datastore_name)
+    with _reachable(datastore_name, account_url):
+        for name, rel in items:
+            dest = os.path.join(target, *rel.split("/"))
+            os.makedirs(os.path.dirname(dest), exist_ok=True)
+            with open(dest, "wb") as handle:
+                container.download_blob(name).readinto(handle)
+
+
+@contextlib.contextmanager
+def _reachable(datastore_name: str, account_url: str):
+    from azure.core.exceptions import ServiceRequestError
+
+    try:
+        yield
+    except ServiceRequestError as err:
+        raise UserErrorException(
+            f"Could not reach the storage account of datastore {datastore_name!r} at {account_url} "
+            f"({str(err).splitlines()[0]}). Check the network/firewall settings of the storage account.") from None
+
+
+def last_modified(workspace, datastore_name: str, names: list):
+    """The latest change time (UTC datetime) of the named blobs, or None when there are none."""
+    container, account_url = _container(workspace, datastore_name)
+    wanted = set(names)
+    prefix = os.path.commonprefix(names) if names else ""
+    with _reachable(datastore_name, account_url):
+        stamps = [b.last_modified for b in container.list_blobs(name_starts_with=prefix or None) if b.name in wanted]
+    return max(stamps) if stamps else None

@@ -9,7 +9,9 @@ import tempfile
 import yaml
 
 from ...exceptions import TrainingException, UserErrorException
+from ...datastore_paths import v2_output_path
 from ...job_runtime import INPUT_NAME, RUNTIME_DIR, ships_with_cloud_job
+from ...job_runtime.acpt_datasets import DEFINITION_VAR
 from ...spec import EnvironmentSpec, JobSpec
 from . import sdk
 from .command_line import render_command
@@ -17,6 +19,7 @@ from .command_line import render_command
 logger = logging.getLogger(__name__)
 
 _INPUT_MODES = {"mount": "ro_mount", "download": "download", "direct": "direct"}
+_OUTPUT_MODES = {"upload": "upload", "mount": "rw_mount"}
 _CONTEXT_ROOT_VAR = "ACPT_ESTIMATOR_ENV_CONTEXT_DIR"
 
 
@@ -83,9 +86,24 @@ def _inputs(spec: JobSpec) -> dict:
 
 
 def _outputs(spec: JobSpec) -> dict:
+    """v1 outputs as v2 outputs: {run-id}/{output-name} become v2 path expressions; a registration, the
+    output's asset name (v2 registers it when the job completes)."""
+    import json
+
     from azure.ai.ml import Output
 
-    return {item.name: Output(type="uri_folder", path=item.uri, mode="upload") for item in spec.outputs}
+    outputs = {}
+    for item in spec.outputs:
+        registration = json.loads(item.registration or "null") or {}
+        if registration.get("type") == "tabular":
+            raise UserErrorException(
+                f"Output {item.reference_name!r}: registering an output as a tabular dataset on completion has no v2 "
+                "job equivalent. Register it after the job: Dataset.Tabular.from_delimited_files((ds, path))"
+                ".register(ws, name), or drop read_delimited_files()/read_parquet_files() to register the files.")
+        outputs[item.name] = Output(type="uri_folder", path=v2_output_path(item.uri),
+                                    mode=_OUTPUT_MODES[item.mode], name=registration.get("name"),
+                                    description=registration.get("description"))
+    return outputs
 
 
 def _distribution(spec: JobSpec):
@@ -123,6 +141,8 @@ def to_command(spec: JobSpec, *, context_root: str | None = None, validate: bool
     if spec.distribution.kind not in ("none", "mpi", "pytorch"):
         raise TrainingException(f"Distribution {spec.distribution.kind!r} cannot be translated to a v2 job.")
     variables = {"AZUREML_OUTPUT_DIRECTORY": "./outputs"}
+    # The job rebuilds dataset inputs (run.input_datasets, Dataset.get_by_id) from their definitions.
+    variables.update({DEFINITION_VAR + item.reference_name: item.definition for item in spec.inputs if item.definition})
     variables.update(spec.environment_variables)
     node = ml.command(
         code=spec.source_directory,

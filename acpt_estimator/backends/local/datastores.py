@@ -7,6 +7,7 @@ import json
 import os
 import shutil
 import time
+import uuid
 
 from ...exceptions import UserErrorException
 from ...names import check
@@ -78,8 +79,9 @@ def _versions(folder: str) -> list[int]:
 
 
 def register(name: str, paths: list, description=None, tags=None, create_new_version=False,
-             store_home: str | None = None) -> dict:
-    """Record ``paths`` ((datastore, path) pairs) under ``name``; the new version appears whole or not at all."""
+             store_home: str | None = None, steps: dict | None = None) -> dict:
+    """Record ``paths`` ((datastore, path) pairs) and ``steps`` (a tabular dataset's type and transformations)
+    under ``name``; the new version appears whole or not at all."""
     base = store_home or home()
     folder = _registry(name, base)
     for datastore, path in paths:
@@ -89,17 +91,17 @@ def register(name: str, paths: list, description=None, tags=None, create_new_ver
                 f"Cannot register dataset {name!r}: datastore {datastore!r} has no {path!r} here ({data}). "
                 "Upload the data first (ds.upload(...) or Dataset.File.upload_directory(...)); nothing was registered.")
     versions = _versions(folder)
-    definition = {"paths": [[d, p] for d, p in paths]}
+    definition = {"paths": [[d, p] for d, p in paths], **(steps or {})}
     if versions:
         latest = get(name, None, base)
-        if latest["paths"] == definition["paths"]:
+        if all(latest.get(k) == v for k, v in definition.items()):
             return latest  # v1: registering the same definition again returns the existing version
         if not create_new_version:
             raise UserErrorException(
                 f"Dataset {name!r} is already registered (version {versions[-1]}) with other paths. Pass "
                 "create_new_version=True to register a new version, or choose another name.")
     record = dict(definition, name=name, description=description, tags=dict(tags or {}),
-                  createdTime=utc_iso(time.time()))
+                  createdTime=utc_iso(time.time()), id=str(uuid.uuid4()))
 
     def fill(staging: str, version: int) -> None:
         record["version"] = version
@@ -108,6 +110,47 @@ def register(name: str, paths: list, description=None, tags=None, create_new_ver
 
     atomic.claim_version(folder, atomic.stage(folder), (versions[-1] + 1) if versions else 1, fill)
     return record
+
+
+def _write_record(folder: str, record: dict) -> None:
+    staging = os.path.join(folder, ".dataset.json.tmp")
+    with open(staging, "w", encoding="utf-8") as handle:
+        json.dump(record, handle, indent=2)
+    os.replace(staging, os.path.join(folder, "dataset.json"))  # readers see the old record or the new one
+
+
+def names(store_home: str | None = None) -> list[str]:
+    """Every registered dataset name (with at least one version)."""
+    root = os.path.join(store_home or home(), DATASETS)
+    if not os.path.isdir(root):
+        return []
+    return sorted(n for n in os.listdir(root) if not n.startswith(".") and _versions(os.path.join(root, n)))
+
+
+def get_by_id(dataset_id: str, store_home: str | None = None) -> dict | None:
+    for name in names(store_home):
+        for version in _versions(_registry(name, store_home)):
+            record = get(name, version, store_home)
+            if record.get("id") == dataset_id:
+                return record
+    return None
+
+
+def update(name: str, version, store_home: str | None = None, **fields) -> dict:
+    """Change description/tags of one registered version in place."""
+    record = get(name, version, store_home)
+    record.update(fields)
+    _write_record(os.path.join(_registry(name, store_home), str(record["version"])), record)
+    return record
+
+
+def unregister(name: str, store_home: str | None = None) -> None:
+    """Remove every version of ``name`` (v1's unregister_all_versions)."""
+    folder = _registry(name, store_home)
+    if os.path.isdir(folder):
+        doomed = os.path.join(os.path.dirname(folder), f".deleting-{uuid.uuid4().hex[:8]}")
+        os.rename(folder, doomed)  # gone at once for readers, then removed
+        shutil.rmtree(doomed, ignore_errors=True)
 
 
 def get(name: str, version=None, store_home: str | None = None) -> dict:

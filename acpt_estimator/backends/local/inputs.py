@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -9,8 +10,9 @@ import subprocess
 
 import attrs
 
+from ...datastore_paths import fill_output_path
 from ...exceptions import UserErrorException
-from .store import datastore_folder
+from .store import RunPaths, datastore_folder
 
 _DATASTORE_URI = re.compile(r"^azureml://datastores/(?P<ds>[^/]+)/paths/(?P<path>.*)$")
 
@@ -50,11 +52,14 @@ def input_path(item, store_home: str) -> str:
     return path
 
 
-def output_path(item, store_home: str) -> str:
-    """Outputs (``as_upload``) are written straight into the local datastore folder; created here."""
+def output_path(item, store_home: str, run_id: str = "") -> str:
+    """Where the job writes an output: the datastore folder itself (mount), or the run's staging folder
+    (upload: copied to the datastore after the job, as v1 and v2 upload outputs at the end). Created here."""
     match = _DATASTORE_URI.match(item.uri)
-    if match is not None:
-        path = datastore_folder(store_home, match["ds"], match["path"])
+    if item.mode == "upload" and match is not None and run_id:
+        path = os.path.join(RunPaths(store_home, run_id).root, "output_data", item.name)
+    elif match is not None:
+        path = datastore_folder(store_home, match["ds"], fill_output_path(match["path"], run_id, item.name))
     else:
         local = _local_path(item.uri)
         if local is None:
@@ -66,11 +71,67 @@ def output_path(item, store_home: str) -> str:
     return path
 
 
-def resolve(spec, store_home: str) -> tuple[dict, dict]:
-    """({input name: path}, {output name: path}) for every input and output of ``spec``."""
-    inputs = {item.name: input_path(item, store_home) for item in spec.inputs}
-    outputs = {item.name: output_path(item, store_home) for item in spec.outputs}
-    return inputs, outputs
+def resolve(spec, store_home: str) -> dict:
+    """{input name: path} for every input of ``spec``: all checked before a run is created."""
+    return {item.name: input_path(item, store_home) for item in spec.inputs}
+
+
+def resolve_outputs(spec, store_home: str, run_id: str) -> dict:
+    """{output name: path} for every output of ``spec``, once the run's folder exists."""
+    return {item.name: output_path(item, store_home, run_id) for item in spec.outputs}
+
+
+def output_records(spec, output_paths: dict, run_id: str) -> list[dict]:
+    """The run record's outputDatasets: where each output was written, where it lands, what to register."""
+    records = []
+    for item in spec.outputs:
+        path_on_datastore = fill_output_path(item.path_on_datastore, run_id, item.name)
+        records.append({"dataset": {"name": item.reference_name, "uri": fill_output_path(item.uri, run_id, item.name)},
+                        "outputDetails": {"outputName": item.reference_name}, "localPath": output_paths[item.name],
+                        "mode": item.mode, "datastore": item.datastore, "pathOnDatastore": path_on_datastore,
+                        "overwrite": item.overwrite, "registration": json.loads(item.registration or "null")})
+    return records
+
+
+def collect_outputs(record: dict, store_home: str, completed: bool) -> list[str]:
+    """After the job: upload-mode outputs land in their datastore folder; registrations happen on completion.
+
+    Returns warnings (files kept because overwrite=False). Each output's registered dataset is recorded.
+    """
+    warnings = []
+    for output in record.get("outputDatasets") or []:
+        if not output.get("datastore"):
+            continue
+        destination = datastore_folder(store_home, output["datastore"], output["pathOnDatastore"])
+        if output.get("mode") == "upload" and os.path.isdir(output["localPath"]):
+            kept = _move_tree(output["localPath"], destination, output.get("overwrite", False))
+            if kept:
+                warnings.append(f"Output {output['dataset']['name']!r}: {len(kept)} file(s) already at "
+                                f"{destination} were kept (overwrite=False), e.g. {kept[0]}.")
+        registration = output.get("registration")
+        if completed and registration:
+            from .datastores import register
+
+            path = output["pathOnDatastore"].rstrip("/") + "/" + registration.get("path_glob", "**")
+            steps = {"type": registration["type"], "transformations": registration["transformations"]}
+            entry = register(registration["name"], [(output["datastore"], path)], registration.get("description"),
+                             registration.get("tags"), create_new_version=True, store_home=store_home, steps=steps)
+            output["registered"] = {"name": entry["name"], "version": entry["version"], "id": entry["id"]}
+    return warnings
+
+
+def _move_tree(source: str, target: str, overwrite: bool) -> list[str]:
+    kept = []
+    for root, _, names in os.walk(source):
+        for name in names:
+            rel = os.path.relpath(os.path.join(root, name), source)
+            dest = os.path.join(target, rel)
+            if os.path.exists(dest) and not overwrite:
+                kept.append(rel.replace(os.sep, "/"))
+                continue
+            os.makedirs(os.path.dirname(dest), exist_ok=True)
+            shutil.move(os.path.join(root, name), dest)
+    return kept
 
 
 @attrs.frozen

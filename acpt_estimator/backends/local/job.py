@@ -91,6 +91,8 @@ def finalize(paths: RunPaths, record: dict, outcome, mlflow_exp) -> dict:
     fields = {"status": status, "endTime": outcome.ended, "error": error, "endReason": outcome.reason,
               "ranks": [{"rank": e.rank, "exitCode": e.code} for e in outcome.exits], "warnings": []}
     for step, action in (("collect ./outputs and ./logs", lambda: _collect(paths)),
+                         ("upload output datasets", lambda: data.collect_outputs(
+                             record, paths.home, status == "Completed")),
                          ("copy metrics into the MLflow store", lambda: _export_mlflow(
                              paths, record, mlflow_exp, status, outcome.ended))):
         try:
@@ -108,13 +110,14 @@ def start(spec, experiment) -> "LocalRun":  # noqa: F821 - imported lazily below
     check_world_size(spec.distribution, len(os.sched_getaffinity(0)))  # before anything is written
     launcher = find_launcher()  # fail before creating anything when there is no MPI
     warn_missing(spec.environment)
-    sources, output_paths = data.resolve(spec, store_home)  # every input checked before anything is created
+    sources = data.resolve(spec, store_home)  # every input checked before anything is created
     experiment_name = spec.experiment_name or experiment.name
     run_id = new_run_id(experiment_name)
     paths = RunPaths(store_home, run_id)
     job = None
     try:
         paths.create()
+        output_paths = data.resolve_outputs(spec, store_home, run_id)
         input_paths, mounts = data.materialize(spec, sources, paths.root)
         now = time.time()
         record = _initial_record(spec, experiment, run_id, now, input_paths, output_paths, launcher)
@@ -197,9 +200,7 @@ def _initial_record(spec, experiment, run_id, now, input_paths, output_paths, la
                            "consumptionDetails": {"type": "RunInput", "inputName": item.reference_name,
                                                   "mechanism": item.mode.capitalize()},
                            "localPath": input_paths[item.name]} for item in spec.inputs],
-        "outputDatasets": [{"dataset": {"name": item.reference_name, "uri": item.uri},
-                            "outputDetails": {"outputName": item.reference_name},
-                            "localPath": output_paths[item.name]} for item in spec.outputs],
+        "outputDatasets": data.output_records(spec, output_paths, run_id),
         "runDefinition": {
             "script": spec.entry_script, "command": spec.command,
             "arguments": [_v1_argument(t, spec) for t in spec.arguments],

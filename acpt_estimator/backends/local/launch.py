@@ -18,6 +18,7 @@ import attrs
 from ...arguments import expand_vars
 from ...exceptions import ExperimentExecutionException
 from ...job_runtime import RENDEZVOUS_PORT_VAR, RUNTIME_DIR, needs_job_runtime
+from ...job_runtime.acpt_datasets import DEFINITION_VAR
 from ...spec import InputRef, JobSpec, Literal, OutputRef
 from .mpi import Launcher
 
@@ -211,6 +212,8 @@ def job_environment(spec: JobSpec, ctx: LaunchContext) -> dict[str, str]:
         env[f"AZURE_ML_INPUT_{item.name}"] = path
         if item.kind == "dataset":
             env[item.reference_name] = path  # v1: os.environ['<input name>'] holds a dataset's path
+        if item.definition:  # run.input_datasets / Dataset.get_by_id rebuild the dataset from it in the job
+            env[DEFINITION_VAR + item.reference_name] = item.definition
     for item in spec.outputs:
         path = ctx.output_paths[item.name]
         env[f"AZUREML_DATAREFERENCE_{item.reference_name}"] = path

@@ -70,8 +70,11 @@ class LocalRun(RecordingRun, Run):
 
     @property
     def input_datasets(self) -> dict:
-        """{input name: local path}, as v1's ``run.input_datasets`` inside a job."""
-        return dict(self._record().get("inputs") or {})
+        """As v1's ``run.input_datasets`` inside a job: the local path of mounted/downloaded inputs, the dataset
+        itself for direct ones (tabular datasets)."""
+        from acpt_estimator.v1.data.job_inputs import input_datasets
+
+        return input_datasets(dict(self._record().get("inputs") or {}), os.environ if self._in_job else {})
 
     @property
     def path(self) -> str:

@@ -6,12 +6,8 @@ import logging
 import os
 
 from acpt_estimator import distribution as dist
-from acpt_estimator.arguments import ArgumentBuilder
+from acpt_estimator.arguments import DATA_TYPES, ArgumentBuilder
 from acpt_estimator.v1.data.datapath import DataPath
-from acpt_estimator.v1.data.data_reference import DataReference
-from acpt_estimator.v1.data.dataset_consumption_config import DatasetConsumptionConfig
-from acpt_estimator.v1.core.datastore import Datastore
-from acpt_estimator.v1.data.file_dataset import FileDataset
 from acpt_estimator.v1.core.environment import Environment
 from acpt_estimator.environments import from_environment_object
 from acpt_estimator.exceptions import RunConfigurationException, TrainingException, UserErrorException
@@ -20,7 +16,7 @@ from acpt_estimator.spec import ComputeSpec, JobSpec, Literal
 
 logger = logging.getLogger(__name__)
 
-_DATA = (DataReference, Datastore, DataPath, DatasetConsumptionConfig, FileDataset)
+_DATA = DATA_TYPES
 _DISTRIBUTED = (dist.MpiConfiguration, dist.PyTorchConfiguration, dist.TensorflowConfiguration)
 
 

@@ -46,6 +46,30 @@ class DataReference:
     def as_upload(self, path_on_compute=None, overwrite=False) -> "DataReference":
         return self._with_mode("upload", path_on_compute, overwrite)
 
+    @staticmethod
+    def create(data_reference_name=None, datapath=None, datapath_compute_binding=None) -> "DataReference":
+        """v1: a reference from a DataPath and its compute binding."""
+        if datapath is None:
+            raise UserErrorException("DataReference.create needs datapath=DataPath(datastore, 'path').")
+        return datapath.create_data_reference(data_reference_name, datapath_compute_binding)
+
+    def path(self, path=None, data_reference_name=None) -> "DataReference":
+        """A reference to ``path`` below this one, in the same mode."""
+        base = (self.path_on_datastore or "").rstrip("/")
+        joined = f"{base}/{path.lstrip('/')}" if base and path else (path or self.path_on_datastore)
+        return DataReference(self.datastore, data_reference_name, joined, self.mode, self.path_on_compute,
+                             self.overwrite)
+
+    def to_config(self):
+        """v1's DataReferenceConfiguration of this reference (the run configuration's data_references entry)."""
+        from acpt_estimator.v1.core import runconfig
+
+        fields = {"datastore_name": self.datastore.name, "mode": self.mode,
+                  "path_on_datastore": self.path_on_datastore, "path_on_compute": self.path_on_compute,
+                  "overwrite": self.overwrite}
+        config_class = getattr(runconfig, "DataReferenceConfiguration", None)
+        return config_class(**fields) if config_class is not None else fields
+
     @property
     def is_output(self) -> bool:
         return self.mode == "upload"

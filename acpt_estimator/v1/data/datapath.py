@@ -1,4 +1,4 @@
-"""v1 ``azureml.data.datapath``: a datastore path without a mode."""
+"""v1 ``azureml.data.datapath``: a datastore path without a mode, and the mode it is bound with."""
 
 from __future__ import annotations
 
@@ -16,6 +16,36 @@ class DataPath:
     path_on_datastore: str | None = None
     name: str | None = None
 
+    @property
+    def datastore_name(self) -> str | None:
+        return getattr(self.datastore, "name", None)
+
     def create_data_reference(self, data_reference_name=None, datapath_compute_binding=None) -> DataReference:
-        mode = getattr(datapath_compute_binding, "mode", None) or "mount"
-        return DataReference(self.datastore, data_reference_name or self.name, self.path_on_datastore, mode)
+        binding = datapath_compute_binding or DataPathComputeBinding()
+        return DataReference(self.datastore, data_reference_name or self.name, self.path_on_datastore, binding.mode,
+                             binding.path_on_compute, binding.overwrite)
+
+    @staticmethod
+    def create_from_data_reference(data_reference) -> "DataPath":
+        return DataPath(data_reference.datastore, data_reference.path_on_datastore,
+                        data_reference.data_reference_name)
+
+
+@attrs.define(eq=False)
+class DataPathComputeBinding:
+    """v1: how a DataPath is seen by the job (mount, download or upload, and where)."""
+
+    mode: str = "mount"
+    path_on_compute: str | None = None
+    overwrite: bool = False
+
+    def create_data_reference(self, data_reference_name=None, datapath=None) -> DataReference:
+        if datapath is None:
+            from acpt_estimator.exceptions import UserErrorException
+
+            raise UserErrorException("DataPathComputeBinding.create_data_reference needs datapath=DataPath(ds, 'p').")
+        return datapath.create_data_reference(data_reference_name, self)
+
+    @staticmethod
+    def create_from_data_reference(data_reference) -> "DataPathComputeBinding":
+        return DataPathComputeBinding(data_reference.mode, data_reference.path_on_compute, data_reference.overwrite)

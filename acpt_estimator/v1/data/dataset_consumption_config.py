@@ -5,6 +5,8 @@ from __future__ import annotations
 import attrs
 
 from acpt_estimator.datastore_paths import check_input_name
+from acpt_estimator.exceptions import UserErrorException
+from acpt_estimator.v1._refusal import refused
 
 
 @attrs.define(eq=False)
@@ -19,11 +21,23 @@ class DatasetConsumptionConfig:
     def __attrs_post_init__(self):
         check_input_name(self.name)
 
+    def _files_only(self, mode: str) -> None:
+        if getattr(self.dataset, "_kind", "file") == "tabular":
+            raise UserErrorException(
+                f"as_{mode}() is for file datasets; a TabularDataset is consumed directly: pass "
+                f"dataset.as_named_input({self.name!r}) and read "
+                f"run.input_datasets[{self.name!r}].to_pandas_dataframe().")
+
     def as_mount(self, path_on_compute=None) -> "DatasetConsumptionConfig":
+        self._files_only("mount")
         return attrs.evolve(self, mode="mount", path_on_compute=path_on_compute)
 
     def as_download(self, path_on_compute=None) -> "DatasetConsumptionConfig":
+        self._files_only("download")
         return attrs.evolve(self, mode="download", path_on_compute=path_on_compute)
+
+    as_hdfs = refused("DatasetConsumptionConfig.as_hdfs", "HDFS inputs exist only on v1 Synapse Spark pools.",
+                      "a v2 Spark job (azure.ai.ml.spark) with the data asset as an input")
 
     def __str__(self) -> str:
         return f"DatasetConsumptionConfig:{self.name}"

@@ -2,23 +2,25 @@
 
 from __future__ import annotations
 
+import logging
+import os
+import shutil
+import tempfile
 import uuid
 
-import attrs
-
+from acpt_estimator.datastore_paths import datastore_uri, strip_glob
 from acpt_estimator.exceptions import UserErrorException
-from acpt_estimator.datastore_paths import datastore_uri, is_local_workspace, strip_glob
+from acpt_estimator.v1._refusal import refused
+from acpt_estimator.v1.data.abstract_dataset import _NO_CACHE, _NO_EXPRESSIONS, AbstractDataset
 from acpt_estimator.v1.data.dataset_consumption_config import DatasetConsumptionConfig
 
+logger = logging.getLogger(__name__)
 
-@attrs.define(eq=False)
-class FileDataset:
+
+class FileDataset(AbstractDataset):
     """v1 ``FileDataset``: files on a datastore (or a registered data asset) used as one input."""
 
-    paths: tuple = ()  # ((Datastore, path), ...)
-    name: str | None = None
-    version: str | None = None
-    workspace: object = None
+    _kind = "file"
 
     @property
     def uri_type(self) -> str:
@@ -39,31 +41,80 @@ class FileDataset:
         datastore, path = self.paths[0]
         return datastore_uri(datastore.name, strip_glob(path) if self.uri_type == "uri_folder" else path)
 
-    def as_named_input(self, name: str) -> DatasetConsumptionConfig:
-        return DatasetConsumptionConfig(name, self)
-
-    def register(self, workspace, name, description=None, tags=None, create_new_version=False) -> "FileDataset":
-        """Register under ``name`` (a new version only with ``create_new_version=True`` when the paths differ)."""
-        if not isinstance(name, str) or not name:
-            raise UserErrorException(f"dataset.register(name={name!r}): pass the name to register the dataset as.")
-        if not self.paths:
-            raise UserErrorException("Only a dataset made from datastore paths can be registered "
-                                     "(Dataset.File.from_files(path=(ds, 'folder/**'))).")
-        if is_local_workspace(workspace):
-            from acpt_estimator.backends.local import datastores
-
-            record = datastores.register(name, [(d.name, p) for d, p in self.paths], description, tags,
-                                         create_new_version)
-            version = str(record["version"])
-        else:
-            from acpt_estimator.backends.azureml import data_ops
-
-            version = data_ops.register_dataset(workspace, name, self.uri(), self.uri_type, description, tags,
-                                                create_new_version)
-        return FileDataset(paths=self.paths, name=name, version=version, workspace=workspace)
-
     def as_mount(self, path_on_compute=None) -> DatasetConsumptionConfig:
         return DatasetConsumptionConfig(f"input__{uuid.uuid4().hex[:8]}", self).as_mount(path_on_compute)
 
     def as_download(self, path_on_compute=None) -> DatasetConsumptionConfig:
         return DatasetConsumptionConfig(f"input__{uuid.uuid4().hex[:8]}", self).as_download(path_on_compute)
+
+    # ---- the files ----------------------------------------------------------------------------------------
+    def _entries(self):
+        from acpt_estimator.job_runtime.acpt_datasets import apply_row_steps
+        from acpt_estimator.v1.data._files import list_files
+
+        return apply_row_steps(list_files(self.paths), self.transformations)
+
+    def to_path(self) -> list:
+        """The dataset's files, relative to its base folder, as v1: ['/a.txt', '/sub/b.txt']."""
+        return ["/" + rel for _, rel in self._entries()]
+
+    def download(self, target_path=None, overwrite=False, ignore_not_found=False) -> list:
+        """Copy the files into ``target_path`` (a new temporary folder by default); returns their local paths."""
+        from acpt_estimator.v1.data._files import fetch
+
+        entries = self._entries()
+        if not entries and not ignore_not_found:
+            raise UserErrorException(
+                f"download: the dataset's paths {[p for _, p in self.paths]} name no files. Upload the data first, "
+                "or pass ignore_not_found=True.")
+        target = os.path.abspath(target_path) if target_path else tempfile.mkdtemp(prefix="acpt-dataset-")
+        return [path for path, _ in fetch(entries, target, overwrite)]
+
+    def mount(self, mount_point=None, **kwargs) -> "MountContext":
+        """A context whose ``mount_point`` holds the files while started (a read-only copy: no FUSE here)."""
+        return MountContext(self, mount_point)
+
+    as_cache = refused("FileDataset.as_cache", *_NO_CACHE)
+    hydrate = refused("FileDataset.hydrate", *_NO_CACHE)
+    as_hdfs = refused("FileDataset.as_hdfs", "HDFS inputs exist only on Synapse Spark pools in v1.",
+                      "a v2 Spark job (azure.ai.ml.spark) with the data asset as an input")
+    file_metadata = refused("FileDataset.file_metadata", *_NO_EXPRESSIONS)
+
+
+class MountContext:
+    """v1's mount context: ``start()``/``stop()`` or ``with``; the files are at ``mount_point`` while started.
+
+    FUSE mounts are not available to this SDK: start() puts a read-only copy there, stop() removes it.
+    """
+
+    def __init__(self, dataset: FileDataset, mount_point=None):
+        self._dataset, self._given = dataset, mount_point
+        self.mount_point = os.path.abspath(mount_point) if mount_point else tempfile.mkdtemp(prefix="acpt-mount-")
+        self._files: list = []
+
+    def start(self) -> None:
+        if os.path.isdir(self.mount_point) and os.listdir(self.mount_point):
+            raise UserErrorException(f"mount_point {self.mount_point} is not empty; pass an empty or new folder.")
+        logger.info("dataset.mount: copying the files to %s (read-only) instead of a FUSE mount", self.mount_point)
+        self._files = self._dataset.download(self.mount_point, ignore_not_found=True)
+        for path in self._files:
+            os.chmod(path, 0o444)
+
+    def stop(self) -> None:
+        for path in self._files:
+            os.chmod(path, 0o644)
+        if self._given:
+            for name in os.listdir(self.mount_point):
+                target = os.path.join(self.mount_point, name)
+                shutil.rmtree(target) if os.path.isdir(target) else os.remove(target)
+        else:
+            shutil.rmtree(self.mount_point, ignore_errors=True)
+        self._files = []
+
+    def __enter__(self) -> "MountContext":
+        self.start()
+        return self
+
+    def __exit__(self, *exc) -> bool:
+        self.stop()
+        return False

@@ -1,2 +1,2 @@
 """Shim for ``azureml.data.datapath``."""
-from acpt_estimator.v1.data.datapath import DataPath  # noqa: F401
+from acpt_estimator.v1.data.datapath import DataPath, DataPathComputeBinding  # noqa: F401

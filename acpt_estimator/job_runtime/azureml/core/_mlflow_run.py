@@ -129,6 +129,13 @@ class MlflowRun(_records_module().V1Logging):
         found = {k[len("AZURE_ML_INPUT_"):]: v for k, v in os.environ.items() if k.startswith("AZURE_ML_INPUT_")}
         found.update({k[len("AZUREML_DATAREFERENCE_"):]: v for k, v in os.environ.items()
                       if k.startswith("AZUREML_DATAREFERENCE_")})
+        try:
+            import acpt_datasets  # the job runtime's dataset reader, beside this package on PYTHONPATH
+        except ImportError:
+            return found
+        for name, definition in acpt_datasets.job_definitions().items():
+            if name in found and definition.get("type") == "tabular":  # v1: a tabular input is the dataset
+                found[name] = acpt_datasets.JobTabularDataset(name, found[name], definition)
         return found
 
     def get_metrics(self, name=None, recursive=False, run_type=None, populate=False):

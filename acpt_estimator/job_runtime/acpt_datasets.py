@@ -1,0 +1,213 @@
+"""v1 dataset definitions on local files: matching, transformations and ``to_pandas_dataframe`` (pandas).
+
+Self-contained (standard library plus pandas/pyarrow, imported on use): the driver imports it as
+``acpt_estimator.job_runtime.acpt_datasets`` and v2 jobs as ``acpt_datasets`` from the job runtime folder, so a
+tabular input reads the same way everywhere. A definition is MLTable-shaped (v2's successor to TabularDataset):
+``{"type": "tabular"|"file", "transformations": [{"read_delimited": {...}}, {"take": 5}, ...]}``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import re
+
+DEFINITION_VAR = "ACPT_DATASET_"  # + input name: the definition of a dataset input, for the job
+READERS = ("read_delimited", "read_parquet", "read_json_lines")
+_ROW_STEPS = ("take", "skip", "take_random_sample", "random_split")
+
+
+def glob_regex(pattern: str):
+    """v1 path globs: '**' crosses folders, '*' and '?' stay within one."""
+    out, i = "", 0
+    while i < len(pattern):
+        if pattern.startswith("**/", i):
+            out, i = out + "(?:.*/)?", i + 3
+        elif pattern.startswith("**", i):
+            out, i = out + ".*", i + 2
+        elif pattern[i] == "*":
+            out, i = out + "[^/]*", i + 1
+        elif pattern[i] == "?":
+            out, i = out + "[^/]", i + 1
+        else:
+            out, i = out + re.escape(pattern[i]), i + 1
+    return re.compile(out + "$")
+
+
+def split_glob(path: str) -> tuple[str, str | None]:
+    """('folder/', '*.csv') for 'folder/*.csv'; (path, None) without a glob."""
+    parts = path.split("/")
+    for index, part in enumerate(parts):
+        if any(ch in part for ch in "*?["):
+            base = "/".join(parts[:index])
+            return (base + "/" if base else ""), "/".join(parts[index:])
+    return path, None
+
+
+def select(files: list[str], path: str) -> list[tuple[str, str]]:
+    """(file, path relative to the dataset's base) for the files (relative to a root) that ``path`` names.
+
+    A glob selects what matches; a folder ('x' or 'x/') everything under it; otherwise the file itself.
+    """
+    base, pattern = split_glob(path.lstrip("/"))
+    if pattern is not None:
+        regex = glob_regex(pattern)
+        return [(f, f[len(base):]) for f in files if f.startswith(base) and regex.match(f[len(base):])]
+    if base in files:
+        return [(base, os.path.basename(base))]
+    prefix = base.rstrip("/") + "/" if base.strip("/") else ""
+    return [(f, f[len(prefix):]) for f in files if f.startswith(prefix)]
+
+
+def local_files(root: str) -> list[str]:
+    """Every file under ``root``, relative, '/'-separated, sorted."""
+    if os.path.isfile(root):
+        return [os.path.basename(root)]
+    found = []
+    for folder, _, names in os.walk(root):
+        for name in names:
+            found.append(os.path.relpath(os.path.join(folder, name), root).replace(os.sep, "/"))
+    return sorted(found)
+
+
+def _sample(count: int, step: dict, keep_part: int = 0) -> list[int]:
+    rng = random.Random(step.get("seed"))
+    if "percentage" in step:
+        chosen = [rng.random() < step["percentage"] for _ in range(count)]
+        return [i for i in range(count) if chosen[i] == (keep_part == 0)]
+    return [i for i in range(count) if rng.random() < step["probability"]]
+
+
+def apply_row_steps(items: list, steps) -> list:
+    """take/skip/samples/splits over rows or files, in order (seeded: the same definition, the same rows)."""
+    for step in steps:
+        (name, arg), = step.items()
+        if name == "take":
+            items = items[:arg]
+        elif name == "skip":
+            items = items[arg:]
+        elif name == "take_random_sample":
+            items = [items[i] for i in _sample(len(items), arg)]
+        elif name == "random_split":
+            items = [items[i] for i in _sample(len(items), arg, arg["part"])]
+    return items
+
+
+def _reader_step(definition: dict) -> tuple[str, dict]:
+    for step in definition.get("transformations", []):
+        (name, arg), = step.items()
+        if name in READERS:
+            return name, arg
+    raise ValueError("The dataset has no read step (read_delimited, read_parquet or read_json_lines).")
+
+
+def _read_file(pandas, reader: str, options: dict, path: str):
+    if reader == "read_parquet":
+        return pandas.read_parquet(path)
+    encoding = options.get("encoding") or "utf-8"
+    if reader == "read_json_lines":
+        return pandas.read_json(path, lines=True, encoding=encoding, dtype=options.get("infer_column_types", True))
+    header = options.get("header", "all_files_same_headers")
+    frame = pandas.read_csv(
+        path, sep=options.get("delimiter", ","), encoding=encoding, skiprows=options.get("skip_rows") or 0,
+        header=None if header == "no_header" else 0, comment=options.get("comment"),
+        dtype=None if options.get("infer_column_types", True) else str)
+    if header == "no_header":
+        frame.columns = [f"Column{i + 1}" for i in range(len(frame.columns))]  # v1's names for headerless files
+    return frame
+
+
+_CONVERTERS = {
+    "string": lambda s, _: s.astype("string").astype(object),
+    "int": lambda s, _: s.astype("Int64"),
+    "float": lambda s, opts: s.astype(str).str.replace(opts.get("decimal_mark", "."), ".", regex=False).astype(float)
+    if opts.get("decimal_mark", ".") != "." else s.astype(float),
+    "boolean": lambda s, opts: s.map(lambda v: _to_bool(v, opts)),
+}
+
+
+def _to_bool(value, opts):
+    text = str(value).strip()
+    if text in (opts.get("true_values") or ["True", "true", "1"]):
+        return True
+    if text in (opts.get("false_values") or ["False", "false", "0"]):
+        return False
+    return None
+
+
+def read_table(definition: dict, files: list[tuple[str, str]]):
+    """The pandas DataFrame for a tabular definition over ``files`` ((local path, relative path) pairs)."""
+    try:
+        import pandas
+    except ImportError:
+        raise ImportError("to_pandas_dataframe() needs pandas (and pyarrow for parquet): "
+                          "pip install 'acpt-estimator[data]'") from None
+    reader, options = _reader_step(definition)
+    frames = []
+    for path, rel in files:
+        frame = _read_file(pandas, reader, options, path)
+        if options.get("include_path_column"):
+            frame.insert(0, "Path", "/" + rel)
+        frames.append(frame)
+    frame = pandas.concat(frames, ignore_index=True) if frames else pandas.DataFrame()
+    rows = list(range(len(frame)))
+    pending = []
+    for step in definition.get("transformations", []):
+        (name, arg), = step.items()
+        if name in _ROW_STEPS:
+            pending.append(step)
+            continue
+        rows = apply_row_steps(rows, pending)
+        pending = []
+        frame = frame.iloc[rows].reset_index(drop=True)
+        rows = list(range(len(frame)))
+        if name == "keep_columns":
+            frame = frame[[c for c in arg if c in frame.columns]]
+        elif name == "drop_columns":
+            frame = frame.drop(columns=[c for c in arg if c in frame.columns])
+        elif name == "convert_column_types":
+            for item in arg:
+                for column in item["columns"]:
+                    frame[column] = _convert(pandas, frame[column], item)
+    frame = frame.iloc[apply_row_steps(rows, pending)].reset_index(drop=True)
+    return frame
+
+
+def _convert(pandas, series, item):
+    kind = item["column_type"]
+    if isinstance(kind, dict):  # {"datetime": {"formats": [...]}}
+        formats = (kind.get("datetime") or {}).get("formats") or [None]
+        for fmt in formats:
+            converted = pandas.to_datetime(series, format=fmt, errors="coerce")
+            if converted.notna().any() or fmt == formats[-1]:
+                return converted
+    return _CONVERTERS[kind](series, item)
+
+
+# ---- inside a job --------------------------------------------------------------------------------------------
+class JobTabularDataset:
+    """A tabular input inside a v2 job without acpt-estimator: what v1 scripts call on ``input_datasets[name]``."""
+
+    def __init__(self, name: str, path: str, definition: dict):
+        self.name, self.path, self._definition = name, path, definition
+
+    def to_pandas_dataframe(self, on_error="null", out_of_range_datetime="null"):
+        return read_table(self._definition, files_in(self.path, self._definition.get("paths") or [""]))
+
+
+def files_in(root: str, patterns) -> list[tuple[str, str]]:
+    """(local path, relative path) of the files under ``root`` (a folder or one file) that ``patterns`` name."""
+    if os.path.isfile(root):
+        return [(root, os.path.basename(root))]
+    found = {}
+    for pattern in patterns:
+        for rel, shown in select(local_files(root), pattern):
+            found.setdefault(os.path.join(root, rel), shown)
+    return list(found.items())
+
+
+def job_definitions(environ=None) -> dict:
+    """{input name: definition} of the dataset inputs the job was given (set by both backends)."""
+    environ = os.environ if environ is None else environ
+    return {k[len(DEFINITION_VAR):]: json.loads(v) for k, v in environ.items() if k.startswith(DEFINITION_VAR)}

@@ -1,0 +1,2 @@
+"""Shim for ``azureml.data.dataset_type_definitions``."""
+from acpt_estimator.v1.data.dataset_type_definitions import *  # noqa: F401,F403

@@ -1,0 +1,147 @@
+"""v1 dataset recipes on the local store, read with real pandas: tabular and file datasets, registry, refusals."""
+
+from __future__ import annotations
+
+import os
+
+import pandas
+import pytest
+
+from acpt_estimator.exceptions import UserErrorException, V1NotSupportedException
+from acpt_estimator.job_runtime.acpt_datasets import select
+from acpt_estimator.v1.core.dataset import Dataset
+from acpt_estimator.v1.data import DataType, FileDataset, TabularDataset
+from acpt_estimator.v1.data.dataset_type_definitions import PromoteHeadersBehavior
+from tests.local_fixtures import local_workspace, write_files  # noqa: F401
+
+
+@pytest.fixture()
+def ws(local_workspace, tmp_path):
+    """A local workspace whose default datastore holds iris CSVs, a parquet file, JSON lines and plain files."""
+    data = tmp_path / "data"
+    write_files(data, {
+        "iris/part1.csv": "sepal,species,ok,when\n5.1,setosa,yes,2020-01-02\n4.9,setosa,no,2020-01-03\n",
+        "iris/part2.csv": "sepal,species,ok,when\n6.3,virginica,yes,2021-05-06\n", "nohead.tsv": "1\ta\n2\tb\n",
+        "rows.jsonl": '{"a": 1, "b": "x"}\n{"a": 2, "b": "y"}\n', "files/a.txt": "A", "files/b.txt": "B",
+        "files/sub/c.txt": "C"})
+    pandas.DataFrame({"k": [1, 2, 3], "v": ["p", "q", "r"]}).to_parquet(data / "table.parquet")
+    local_workspace.get_default_datastore().upload(str(data), target_path="d", show_progress=False)
+    return local_workspace
+
+
+def test_tabular_csv_recipe_reads_every_file_with_v1_column_types(ws):
+    ds = ws.get_default_datastore()
+    iris = Dataset.Tabular.from_delimited_files(
+        path=(ds, "d/iris/*.csv"),
+        set_column_types={"ok": DataType.to_bool(true_values=["yes"], false_values=["no"]),
+                          "when": DataType.to_datetime(["%Y-%m-%d"]), "sepal": DataType.to_string()})
+    df = iris.to_pandas_dataframe()
+    assert list(df.columns) == ["sepal", "species", "ok", "when"] and len(df) == 3
+    assert df["ok"].tolist() == [True, False, True] and df["sepal"].tolist() == ["5.1", "4.9", "6.3"]
+    assert str(df["when"].dtype).startswith("datetime64") and df["when"][2].year == 2021
+    assert iris.take(2).skip(1).to_pandas_dataframe()["species"].tolist() == ["setosa"]
+    assert list(iris.keep_columns(["species"]).to_pandas_dataframe().columns) == ["species"]
+    assert list(iris.drop_columns("when").to_pandas_dataframe().columns) == ["sepal", "species", "ok"]
+    with_path = Dataset.Tabular.from_delimited_files((ds, "d/iris/part2.csv"), include_path=True).to_pandas_dataframe()
+    assert with_path["Path"].tolist() == ["/part2.csv"]
+
+
+def test_headerless_tsv_parquet_and_json_lines(ws):
+    ds = ws.get_default_datastore()
+    tsv = Dataset.Tabular.from_delimited_files((ds, "d/nohead.tsv"), separator="\t", header=False)
+    assert tsv.to_pandas_dataframe().to_dict("list") == {"Column1": [1, 2], "Column2": ["a", "b"]}
+    enum_header = Dataset.Tabular.from_delimited_files((ds, "d/nohead.tsv"), separator="\t",
+                                                       header=PromoteHeadersBehavior.NO_HEADERS)
+    assert len(enum_header.to_pandas_dataframe()) == 2
+    parquet = Dataset.Tabular.from_parquet_files(path=[(ds, "d/table.parquet")])
+    assert parquet.to_pandas_dataframe()["v"].tolist() == ["p", "q", "r"]
+    lines = Dataset.Tabular.from_json_lines_files((ds, "d/rows.jsonl"), set_column_types={"a": DataType.to_float()})
+    assert lines.to_pandas_dataframe()["a"].tolist() == [1.0, 2.0]
+
+
+def test_random_split_and_sample_are_seeded_and_complementary(ws):
+    rows = Dataset.Tabular.from_delimited_files((ds := ws.get_default_datastore(), "d/iris/*.csv"))
+    first, second = rows.random_split(0.5, seed=7)
+    a, b = first.to_pandas_dataframe(), second.to_pandas_dataframe()
+    assert len(a) + len(b) == 3 and set(a["sepal"]) | set(b["sepal"]) == {5.1, 4.9, 6.3}
+    assert rows.take_sample(0.5, seed=1).to_pandas_dataframe().equals(rows.take_sample(0.5, seed=1)
+                                                                      .to_pandas_dataframe())
+    assert ds.name == "workspaceblobstore"
+
+
+def test_file_dataset_to_path_download_mount_take_skip(ws, tmp_path):
+    files = Dataset.File.from_files(path=(ws.get_default_datastore(), "d/files/**"))
+    assert files.to_path() == ["/a.txt", "/b.txt", "/sub/c.txt"]
+    assert files.take(2).to_path() == ["/a.txt", "/b.txt"] and files.skip(2).to_path() == ["/sub/c.txt"]
+    got = files.download(target_path=str(tmp_path / "dl"))
+    assert sorted(os.path.relpath(p, tmp_path / "dl") for p in got) == ["a.txt", "b.txt", os.path.join("sub", "c.txt")]
+    with pytest.raises(UserErrorException, match="already exists. Pass overwrite=True"):
+        files.download(target_path=str(tmp_path / "dl"))
+    assert len(files.download(target_path=str(tmp_path / "dl"), overwrite=True)) == 3
+    with files.mount() as context:
+        assert open(os.path.join(context.mount_point, "sub", "c.txt")).read() == "C"
+        assert os.stat(os.path.join(context.mount_point, "a.txt")).st_mode & 0o222 == 0  # read-only copy
+    assert not os.path.exists(context.mount_point)
+    missing = Dataset.File.from_files((ws.get_default_datastore(), "nothing/**"))
+    with pytest.raises(UserErrorException, match="name no files"):
+        missing.download()
+    assert missing.download(ignore_not_found=True) == []
+
+
+def test_registry_by_name_id_tags_versions_and_unregister(ws):
+    ds = ws.get_default_datastore()
+    iris = Dataset.Tabular.from_delimited_files((ds, "d/iris/*.csv")).take(2)
+    registered = iris.register(ws, "iris", description="two rows", tags={"team": "a"})
+    assert (registered.name, registered.version, registered.description) == ("iris", "1", "two rows")
+    again = Dataset.get_by_name(ws, "iris")
+    assert isinstance(again, TabularDataset) and len(again.to_pandas_dataframe()) == 2  # the steps were kept
+    assert Dataset.get_by_id(ws, registered.id).name == "iris"
+    assert iris.register(ws, "iris").version == "1"  # the same definition: the same version
+    with pytest.raises(UserErrorException, match="create_new_version=True"):
+        iris.take(1).register(ws, "iris")
+    assert iris.take(1).register(ws, "iris", create_new_version=True).version == "2"
+    assert Dataset.get_by_name(ws, "iris", version=1).to_pandas_dataframe().shape == (2, 4)
+    files = Dataset.File.from_files((ds, "d/files/**")).register(ws, "files")
+    assert set(Dataset.get_all(ws)) == {"iris", "files"} and isinstance(Dataset.get_all(ws)["files"], FileDataset)
+    assert files.add_tags({"k": "v"}).tags == {"k": "v"} and Dataset.get_by_name(ws, "files").tags == {"k": "v"}
+    assert files.add_tags({"x": "1"}).remove_tags(["k"]).tags == {"x": "1"}
+    files.unregister_all_versions()
+    with pytest.raises(UserErrorException, match="'files' .* is not registered"):
+        Dataset.get_by_name(ws, "files")
+    with pytest.raises(UserErrorException, match="No dataset with id 'nope'"):
+        Dataset.get_by_id(ws, "nope")
+
+
+def test_legacy_dataset_api_wraps_the_new_datasets(ws, caplog):
+    ds = ws.get_default_datastore()
+    legacy = Dataset.from_delimited_files((ds, "d/iris/*.csv"))
+    assert "deprecated after version 1.0.69" in caplog.text
+    assert legacy.head(1)["species"].tolist() == ["setosa"] and len(legacy.to_pandas_dataframe()) == 3
+    assert legacy.register(ws, "legacy").name == "legacy" and Dataset.get(ws, name="legacy").version == "1"
+
+
+def test_bad_input_names_the_parameter_and_the_fix(ws):
+    ds = ws.get_default_datastore()
+    with pytest.raises(UserErrorException, match=r"path='iris.csv'.*\(datastore, 'path'\)"):
+        Dataset.Tabular.from_delimited_files(path="iris.csv")
+    with pytest.raises(UserErrorException, match="Cannot load any data from the specified path"):
+        Dataset.Tabular.from_delimited_files((ds, "nothing/*.csv"))
+    with pytest.raises(UserErrorException, match=r"set_column_types=\{'a': 'int'\}.*DataType"):
+        Dataset.Tabular.from_delimited_files((ds, "d/iris/*.csv"), set_column_types={"a": "int"})
+    with pytest.raises(UserErrorException, match=r"take\(count=-1\)"):
+        Dataset.File.from_files((ds, "d/**")).take(-1)
+    with pytest.raises(V1NotSupportedException, match=r"partition_format=.*Use instead: mltable"):
+        Dataset.Tabular.from_parquet_files((ds, "d/**"), partition_format="{x}/*.parquet")
+    with pytest.raises(UserErrorException, match="a TabularDataset is consumed directly"):
+        Dataset.Tabular.from_delimited_files((ds, "d/iris/*.csv")).as_named_input("iris").as_mount()
+    with pytest.raises(V1NotSupportedException, match=r"TabularDataset.to_spark_dataframe .*Use instead: a v2 Spark"):
+        Dataset.Tabular.from_delimited_files((ds, "d/iris/*.csv")).to_spark_dataframe()
+
+
+@pytest.mark.parametrize("path, expected", [
+    ("d/**", ["a.csv", "x/b.csv"]), ("d/*.csv", ["a.csv"]), ("d/**/*.csv", ["a.csv", "x/b.csv"]),
+    ("d/x", ["b.csv"]), ("d/x/", ["b.csv"]), ("d/a.csv", ["a.csv"]), ("d", ["a.csv", "x/b.csv"]),
+    ("d/?.csv", ["a.csv"]), ("other/**", []),
+])
+def test_v1_path_globs(path, expected):
+    assert [shown for _, shown in select(["d/a.csv", "d/x/b.csv", "e/c.csv"], path)] == expected
