@@ -112,7 +112,7 @@ def _latest(versions: list):
     return max(versions, key=lambda d: int(d.version) if str(d.version).isdigit() else 0)
 
 
-def assetasset_path(workspace, asset) -> str:
+def asset_path(workspace, asset) -> str:
     """The asset's path in the short form we register (the service may answer the long, workspace-scoped one)."""
     return short_datastore_uri(asset.path, workspace.subscription_id, workspace.resource_group, workspace.name)
 
@@ -129,13 +129,13 @@ def register_dataset(workspace, name: str, uri: str, uri_type: str, description=
         version = "1"
         if versions:
             latest = _latest(versions)
-            if assetasset_path(workspace, latest) == uri and all(
+            if asset_path(workspace, latest) == uri and all(
                     (latest.properties or {}).get(k) == v for k, v in properties.items()):
                 return latest
             if not create_new_version:
                 raise UserErrorException(
                     f"Dataset {name!r} is already registered (version {latest.version}) with another definition "
-                    f"({assetasset_path(workspace, latest)}). Pass create_new_version=True to register a new version.")
+                    f"({asset_path(workspace, latest)}). Pass create_new_version=True to register a new version.")
             version = str(int(latest.version) + 1 if str(latest.version).isdigit() else len(versions) + 1)
         asset = Data(name=name, version=version, path=uri, type=uri_type, description=description,
                      tags={str(k): str(v) for k, v in (tags or {}).items()} or None, properties=properties or None)
