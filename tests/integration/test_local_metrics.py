@@ -10,6 +10,7 @@ from acpt_estimator import Mpi, PyTorch
 from acpt_estimator.backends.local.models import get_model, list_models
 from acpt_estimator.exceptions import ModelPathNotFoundException, UserErrorException
 from acpt_estimator.v1.core.experiment import Experiment
+from acpt_estimator.v1.core.model import Model
 from acpt_estimator.v1.core.workspace import Workspace
 
 pytestmark = pytest.mark.integration
@@ -107,6 +108,12 @@ def test_every_v1_metric_kind_files_tags_and_mlflow_logging(experiment, tmp_path
     assert open(first.download(str(tmp_path / "m1")), "rb").read() == b"weights"
     with pytest.raises(ModelPathNotFoundException, match="outputs/nope.pt"):
         run.register_model("tiny", model_path="outputs/nope.pt")
+    # The driver's workspace sees the run, its experiment and the models (v1 shapes: int version, 'name:version').
+    ws = experiment.workspace
+    assert ws.get_run(run.id).get_metrics()["lr"] == 0.01 and list(ws.experiments) == ["metrics"]
+    assert ws.models["tiny"].id == "tiny:2" and first.run_id == run.id
+    first.add_tags({"reviewed": "yes"})
+    assert Model(ws, "tiny", version=1).tags == {"k": "v", "reviewed": "yes"}
 
     # The same run, read by MLflow's own client from the local store.
     monkeypatch.setenv("MLFLOW_ALLOW_FILE_STORE", "true")

@@ -209,3 +209,17 @@ def test_telemetry_functions_collect_nothing():
     telemetry.get_event_logger().log_event({"name": "x"})
     with pytest.raises(UserErrorException, match="must be a dict"):
         telemetry.set_diagnostics_properties(["x"])
+
+
+def test_workspace_collections_are_name_keyed(ws, tmp_path):
+    from azureml.core import Dataset, Environment
+
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "x.csv").write_text("a\n1\n")
+    Dataset.File.upload_directory(str(tmp_path / "data"), target=(ws.get_default_datastore(), "x"),
+                                  show_progress=False).register(ws, "xs")
+    assert list(ws.datasets) == ["xs"] and ws.datasets["xs"].name == "xs"
+    environments = ws.environments
+    assert "AzureML-acpt-pytorch-2.8-cuda12.6" in environments
+    assert isinstance(environments["AzureML-acpt-pytorch-2.8-cuda12.6"], Environment)
+    assert ws.experiments == {}  # no local runs yet (tests/integration/test_local_metrics.py covers one)
