@@ -11,6 +11,7 @@ import uuid
 import attrs
 
 from .blobs import BlobStore
+from .core_assets import CoreAssetsMixin, runtime_properties
 from .history import TERMINAL, RunHistoryMixin, _arm_error, _not_found
 from .mlflow_api import MlflowMixin
 
@@ -74,7 +75,7 @@ class FakeJob:
         return lines[: len(lines) // 2] if status == "Running" else []
 
 
-class FakeState(RunHistoryMixin, MlflowMixin):
+class FakeState(RunHistoryMixin, MlflowMixin, CoreAssetsMixin):
     """All resources of one fake workspace; ``dispatch`` answers one request."""
 
     def __init__(self, subscription_id: str, resource_group: str, workspace_name: str):
@@ -87,6 +88,7 @@ class FakeState(RunHistoryMixin, MlflowMixin):
         self.environments: dict = {}
         self.computes: dict = {}
         self.datastores = {"workspaceblobstore": True, "workspacefilestore": False}
+        self.registered_datastores: dict = {}  # name -> properties, from Datastore.register_*
         self.data_assets: dict = {}  # (name, version) -> resource
         self.archived_data: set = set()  # data asset names archived (v1 unregister_all_versions)
         self.blobs = BlobStore()
@@ -155,7 +157,7 @@ class FakeState(RunHistoryMixin, MlflowMixin):
             ("GET", _WS + r"/models/(?P<name>[^/]+)/versions/(?P<version>[^/]+)", self.get_model_version),
             ("PUT", _WS + r"/models/(?P<name>[^/]+)/versions/(?P<version>[^/]+)", self.put_model_version),
             ("GET", _WS + r"/models/(?P<name>[^/]+)", self.get_model),
-        ]
+        ] + self._core_routes(_WS)
 
     def dispatch(self, method, path, query, headers, body):
         if path.startswith("/blob/"):
@@ -193,12 +195,14 @@ class FakeState(RunHistoryMixin, MlflowMixin):
     # ---- workspace ----------------------------------------------------------------------------------
     def get_workspace(self, **_):
         host = self.base_url.split("://", 1)[1]
+        details = self.workspace_details()
         return 200, {}, {
             "id": self.ws_id, "name": self.workspace_name, "location": "eastus",
-            "type": "Microsoft.MachineLearningServices/workspaces",
+            "type": "Microsoft.MachineLearningServices/workspaces", "sku": details["sku"], "tags": details["tags"],
+            "identity": details["identity"],
             "properties": {"discoveryUrl": f"{self.base_url}/discovery", "workspaceId": "fake-workspace-id",
                            "mlFlowTrackingUri": f"azureml://{host}/mlflow/v1.0{self.ws_id}",
-                           "friendlyName": self.workspace_name}}
+                           "friendlyName": self.workspace_name, **details["properties"]}}
 
     def get_discovery(self, **_):
         return 200, {}, {"api": self.base_url, "catalog": self.base_url, "experimentation": self.base_url,
@@ -306,6 +310,7 @@ class FakeState(RunHistoryMixin, MlflowMixin):
     def put_compute(self, name, body, **_):
         props = copy.deepcopy(body.get("properties", {}))
         props["provisioningState"] = "Succeeded"
+        props.setdefault("properties", {}).update(runtime_properties(props.get("computeType")))
         self.computes[name] = props
         return 200, {}, self._compute_resource(name, props)
 
@@ -317,19 +322,20 @@ class FakeState(RunHistoryMixin, MlflowMixin):
         return 200, {}, {"value": [self._compute_resource(n, p) for n, p in self.computes.items()]}
 
     def _datastore_resource(self, name, default):
-        return {"id": f"{self.ws_id}/datastores/{name}", "name": name,
-                "properties": {"datastoreType": "AzureBlob", "accountName": "fakeaccount",
-                               "containerName": "azureml-blobstore-fake", "endpoint": "core.windows.net",
-                               "protocol": "https", "isDefault": default, "credentials": {"credentialsType": "AccountKey"}}}
+        props = self.registered_datastores.get(name) or {
+            "datastoreType": "AzureBlob", "accountName": "fakeaccount", "containerName": "azureml-blobstore-fake",
+            "endpoint": "core.windows.net", "protocol": "https", "credentials": {"credentialsType": "AccountKey"}}
+        return {"id": f"{self.ws_id}/datastores/{name}", "name": name, "properties": {**props, "isDefault": default}}
 
     def get_datastore(self, name, **_):
-        if name not in self.datastores:
+        if name not in self.datastores and name not in self.registered_datastores:
             return _not_found("Datastore", name)
-        return 200, {}, self._datastore_resource(name, self.datastores[name])
+        return 200, {}, self._datastore_resource(name, self.datastores.get(name, False))
 
     def list_datastores(self, query, **_):
-        items = [self._datastore_resource(n, d) for n, d in self.datastores.items()
-                 if query.get("isDefault", "").lower() != "true" or d]
+        names = list(self.datastores) + sorted(self.registered_datastores)
+        items = [self._datastore_resource(n, self.datastores.get(n, False)) for n in names
+                 if query.get("isDefault", "").lower() != "true" or self.datastores.get(n, False)]
         return 200, {}, {"value": items}
 
     def list_datastore_secrets(self, name, **_):

@@ -14,8 +14,9 @@ from acpt_estimator.names import check
 from acpt_estimator.v1._refusal import refuse
 
 _BUILTIN = {"workspaceblobstore": "AzureBlob", "workspacefilestore": "AzureFile"}
-_V2_TYPES = {"azure_blob": "AzureBlob", "azure_file": "AzureFile", "azure_data_lake_gen2": "AzureDataLakeGen2",
-             "azure_data_lake_gen1": "AzureDataLake", "one_lake": "OneLake"}
+# v2 DatastoreType values -> v1 datastore_type (v1 called Gen1 "AzureDataLake")
+_V2_TYPES = {"AzureBlob": "AzureBlob", "AzureFile": "AzureFile", "AzureDataLakeGen2": "AzureDataLakeGen2",
+             "AzureDataLakeGen1": "AzureDataLake", "OneLake": "OneLake"}
 
 
 def fields(datastore_type, container_name, account_name, protocol=None, endpoint=None) -> dict:
@@ -76,7 +77,8 @@ def describe(workspace, name) -> dict:
 
 
 def _from_v2(store) -> dict:
-    kind = _V2_TYPES.get(str(getattr(store.type, "value", store.type)).lower(), str(store.type))
+    value = str(getattr(store.type, "value", store.type))
+    kind = _V2_TYPES.get(value, value)
     container = getattr(store, "container_name", None) or getattr(store, "file_share_name", None) or \
         getattr(store, "filesystem", None) or getattr(store, "store_name", None)
     return fields(kind, container, getattr(store, "account_name", None), getattr(store, "protocol", None),

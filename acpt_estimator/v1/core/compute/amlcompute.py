@@ -220,9 +220,9 @@ class AmlCompute(ComputeTarget):
 
         with azure_errors(self.workspace, f"list the nodes of compute target {self.name!r}"):
             nodes = list(ml_client(self.workspace).compute.list_nodes(self.name))
-        return [{"nodeId": n.node_id, "port": n.port, "publicIpAddress": n.public_ip_address,
-                 "privateIpAddress": n.private_ip_address, "nodeState": n.node_state, "runId": n.run_id}
-                for n in nodes]
+        fields = (("nodeId", "node_id"), ("port", "port"), ("publicIpAddress", "public_ip_address"),
+                  ("privateIpAddress", "private_ip_address"), ("nodeState", "node_state"), ("runId", "run_id"))
+        return [{key: _rest_field(node, key, attr) for key, attr in fields} for node in nodes]
 
     @staticmethod
     def supported_vmsizes(workspace, location=None) -> list:
@@ -263,6 +263,13 @@ class AmlCompute(ComputeTarget):
                             "the Azure portal: Azure Machine Learning > Quotas > Request quota")
 
 
+def _rest_field(entity, key, attr):
+    """azure-ai-ml 1.35's AmlComputeNodeInfo and VmSize keep the REST keys (``nodeId``, ``vCPUs``) in their
+    ``__dict__`` and leave their own attributes (``node_id``, ``v_cp_us``) empty: read either."""
+    value = vars(entity).get(key)
+    return value if value is not None else getattr(entity, attr, None)
+
+
 def _v1_priority(priority):
     return {"dedicated": "Dedicated", "lowpriority": "LowPriority"}.get(priority, priority)
 
@@ -280,8 +287,9 @@ def supported_vmsizes(workspace, location, compute_type) -> list:
 
     with azure_errors(workspace, "list the supported VM sizes"):
         sizes = ml_client(workspace).compute.list_sizes(location=location, compute_type=compute_type)
-    return [{"name": s.name, "vCPUs": s.v_cp_us, "gpus": s.gpus, "memoryGB": s.memory_gb,
-             "maxResourceVolumeMB": s.max_resource_volume_mb} for s in sizes]
+    fields = (("name", "name"), ("vCPUs", "v_cp_us"), ("gpus", "gpus"), ("memoryGB", "memory_gb"),
+              ("maxResourceVolumeMB", "max_resource_volume_mb"))
+    return [{key: _rest_field(size, key, attr) for key, attr in fields} for size in sizes]
 
 
 __all__ = ["AmlCompute", "AmlComputeNodeStateCounts", "AmlComputeProvisioningConfiguration", "AmlComputeStatus",
