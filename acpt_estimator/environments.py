@@ -12,9 +12,11 @@ from importlib import resources
 
 import attrs
 
-from acpt_estimator.v1.core.environment import DEFAULT_CPU_IMAGE, Environment
-from acpt_estimator.v1.core.conda_dependencies import conda_yaml
-from .exceptions import TrainingException, UserErrorException
+import re
+
+import yaml
+
+from .exceptions import TrainingException
 from .spec import EnvironmentSpec
 
 logger = logging.getLogger(__name__)
@@ -24,6 +26,15 @@ ENVIRONMENT_OVERRIDE_VAR = "ACPT_ESTIMATOR_ENVIRONMENT"
 MCR_CURATED = "mcr.microsoft.com/azureml/curated/"
 # v1's curated names and their successors: the old ones were deleted from workspaces.
 _OLD_CURATED_PREFIXES = ("AzureML-PyTorch-", "AzureML-ACPT-pytorch-")
+DEFAULT_CPU_IMAGE = "mcr.microsoft.com/azureml/openmpi4.1.0-ubuntu22.04:latest"
+# What v2 jobs need so that Run.get_context().log(...) reaches the job's run: the job runtime's MLflow-backed Run
+# logs through them (v1 added azureml-defaults to every environment for the same reason). ACPT images ship both.
+RUNTIME_PIP_PACKAGES = ("mlflow-skinny", "azureml-mlflow")
+# Installing any of these on top of ACPT would replace the image's own torch build (CUDA, NCCL, apex...).
+TORCH_PACKAGES = frozenset({"torch", "torchvision", "torchaudio", "pytorch", "pytorch-cpu", "pytorch-gpu",
+                            "pytorch-cuda"})
+# Where image+conda environments live in the image (v2 does the same for its own conda builds).
+CONDA_PREFIX = "/azureml-envs/acpt-estimator"
 
 
 @attrs.frozen
@@ -136,13 +147,11 @@ class EnvironmentRequest:
     pip_packages: tuple = ()
     pip_requirements: tuple = ()  # lines of the pip requirements file
     conda_file_text: str | None = None
-    environment_definition: Environment | None = None
 
 
 def resolve(request: EnvironmentRequest) -> EnvironmentSpec:
-    """Pick the job's environment: the user's definition, a custom image, ACPT (GPU) or a CPU image."""
-    if request.environment_definition is not None:
-        return from_environment_object(request.environment_definition)
+    """Pick the job's environment: a custom image, ACPT (GPU) or a CPU image (``environment_definition`` objects
+    describe themselves: ``Environment._to_spec()``)."""
     acpt = resolve_framework_version(request.framework_version)
     if request.custom_docker_image:
         return _image_env(request, request.custom_docker_image, with_torch=False)
@@ -153,78 +162,192 @@ def resolve(request: EnvironmentRequest) -> EnvironmentSpec:
         return curated_override() or EnvironmentSpec(
             kind="curated", name=acpt.workspace_name, label="latest", torch_version=acpt.torch,
             description=f"ACPT curated environment ({acpt.name})")
-    return _build_env(request, acpt)
+    return build_on_acpt(acpt, conda_packages=request.conda_packages, pip_packages=request.pip_packages,
+                         pip_requirements=request.pip_requirements, conda_file_text=request.conda_file_text)
 
 
 def _image_env(request: EnvironmentRequest, image: str, *, with_torch: bool, torch_version: str | None = None):
+    user_pip = tuple(request.pip_packages) + tuple(request.pip_requirements)
     if request.user_managed:
-        return EnvironmentSpec(kind="image", name="acpt-estimator-image", version=_content_version(image),
-                               image=image, description="user-managed image: nothing installed on top")
+        return image_environment(image, None, description="user-managed image: nothing installed on top")
     if request.conda_file_text is not None:
-        conda = request.conda_file_text
-    else:
-        pip_items = []
-        if with_torch:
-            # CPU wheels live on PyTorch's own index; the ACPT images are GPU-only. MLflow + azureml-mlflow let
-            # Run.get_context().log(...) reach the job's run (ACPT images ship both).
-            pip_items += ["--extra-index-url https://download.pytorch.org/whl/cpu", f"torch=={torch_version}.*",
-                          "mlflow-skinny", "azureml-mlflow"]
-        elif not (request.pip_packages or request.conda_packages or request.pip_requirements):
-            return EnvironmentSpec(kind="image", name="acpt-estimator-image", version=_content_version(image),
-                                   image=image, description="custom image")
-        pip_items += list(request.pip_packages) + list(request.pip_requirements)
-        conda = conda_yaml(request.conda_packages, pip_items, "3.10")
-    kind = "cpu" if with_torch else "custom"
-    return EnvironmentSpec(kind="image", name=f"acpt-estimator-{kind}", version=_content_version(image, conda),
-                           image=image, conda_file=conda, torch_version=torch_version,
-                           description=f"{image} with a conda environment",
-                           pip_packages=tuple(request.pip_packages) + tuple(request.pip_requirements))
+        return image_environment(image, request.conda_file_text, pip_packages=user_pip)
+    pip_items, conda_packages = [], tuple(request.conda_packages)
+    if with_torch:
+        # CPU wheels live on PyTorch's own index; the ACPT images are GPU-only.
+        pip_items += ["--extra-index-url https://download.pytorch.org/whl/cpu", f"torch=={torch_version}.*"]
+        user_pip = drop_torch(user_pip, f"the CPU build of torch {torch_version}")
+        conda_packages = drop_torch(conda_packages, f"the CPU build of torch {torch_version}")
+    pip_items += list(RUNTIME_PIP_PACKAGES) + list(user_pip)
+    spec = image_environment(image, conda_yaml(conda_packages, pip_items, "3.10"), pip_packages=user_pip)
+    if spec.kind != "image":
+        return spec
+    return attrs.evolve(spec, name=f"acpt-estimator-{'cpu' if with_torch else 'custom'}", torch_version=torch_version)
 
 
-def _build_env(request: EnvironmentRequest, acpt: AcptEnvironment) -> EnvironmentSpec:
-    """A Dockerfile FROM the ACPT image; packages go into the image's own Python (conda env ``ptca``)."""
+def image_environment(image: str, conda_text: str | None, *, pip_packages=(), description: str = "") -> EnvironmentSpec:
+    """An image with the user's conda environment built on it (plus ``RUNTIME_PIP_PACKAGES``), or the image alone
+    when ``conda_text`` is None (user-managed: nothing installed). Content-addressed."""
+    acpt = acpt_for_image(image)
+    if acpt is not None and conda_text is not None:
+        if not _has_user_packages(conda_text):
+            conda_text = None  # ACPT already ships python, MLflow and azureml-mlflow
+        else:
+            # v2 would build a fresh conda env without the image's torch: install into ACPT's own env instead.
+            return build_on_acpt(acpt, conda_file_text=conda_text, pip_packages=tuple(pip_packages))
+    elif conda_text is not None:
+        conda_text = with_runtime_packages(conda_text)
+    return EnvironmentSpec(kind="image", name="acpt-estimator-image", version=_content_version(image, conda_text or ""),
+                           image=image, conda_file=conda_text, user_managed=conda_text is None and acpt is None,
+                           description=description or ("custom image" if conda_text is None
+                                                       else f"{image} with a conda environment"),
+                           pip_packages=tuple(pip_packages))
+
+
+def dockerfile_environment(dockerfile: str | None, conda_text: str | None, *, context_dir: str | None = None,
+                           dockerfile_path: str = "Dockerfile", description: str = "") -> EnvironmentSpec:
+    """A user's Dockerfile (or build folder); a conda environment, when given, is created in the image and put
+    first on PATH, as v2 does for image+conda environments."""
+    files = []
+    lines = [dockerfile.replace("\r\n", "\n").rstrip("\n")] if dockerfile else []
+    if conda_text is not None:
+        conda_text = with_runtime_packages(conda_text)
+        files.append(("conda_dependencies.yml", conda_text))
+        lines += ["COPY conda_dependencies.yml /tmp/conda_dependencies.yml",
+                  f"RUN conda env create -p {CONDA_PREFIX} -f /tmp/conda_dependencies.yml && conda clean -ay",
+                  f"ENV PATH={CONDA_PREFIX}/bin:$PATH"]
+    text = "\n".join(lines) + "\n" if lines else None
+    version = _content_version(text or "", context_dir or "", dockerfile_path, *[f"{n}\n{t}" for n, t in files])
+    return EnvironmentSpec(kind="build", name="acpt-estimator-dockerfile", version=version, dockerfile=text,
+                           context_files=tuple(files), context_dir=context_dir, dockerfile_path=dockerfile_path,
+                           user_managed=conda_text is None,
+                           description=description or "a Dockerfile environment")
+
+
+def build_on_acpt(acpt: AcptEnvironment, *, conda_packages=(), pip_packages=(), pip_requirements=(),
+                  conda_file_text: str | None = None) -> EnvironmentSpec:
+    """A Dockerfile FROM the ACPT image; packages go into the image's own Python (conda env ``ptca``), never
+    replacing its torch."""
+    where = f"{acpt.workspace_name} (torch {acpt.torch})"
     lines = [f"FROM {acpt.image}"]
     files = []
-    if request.conda_file_text is not None:
-        files.append(("conda_dependencies.yml", request.conda_file_text))
+    if conda_file_text is not None:
+        conda_file_text = _conda_text_without_torch(conda_file_text, where)
+        files.append(("conda_dependencies.yml", conda_file_text))
         lines += ["COPY conda_dependencies.yml /tmp/conda_dependencies.yml",
                   "RUN conda env update -n ptca -f /tmp/conda_dependencies.yml && conda clean -ay"]
-    if request.conda_packages:
-        lines.append("RUN conda install -y -n ptca " + " ".join(shlex.quote(str(p)) for p in request.conda_packages)
+    conda_packages = drop_torch(conda_packages, where)
+    pip_requirements = drop_torch(pip_requirements, where)
+    pip_packages = drop_torch(pip_packages, where)
+    if conda_packages:
+        lines.append("RUN conda install -y -n ptca " + " ".join(shlex.quote(str(p)) for p in conda_packages)
                      + " && conda clean -ay")
-    if request.pip_requirements:
-        files.append(("requirements.txt", "\n".join(request.pip_requirements) + "\n"))
+    if pip_requirements:
+        files.append(("requirements.txt", "\n".join(pip_requirements) + "\n"))
         lines += ["COPY requirements.txt /tmp/requirements.txt",
                   "RUN pip install --no-cache-dir -r /tmp/requirements.txt"]
-    if request.pip_packages:
-        lines.append("RUN pip install --no-cache-dir " + " ".join(shlex.quote(str(p)) for p in request.pip_packages))
+    if pip_packages:
+        lines.append("RUN pip install --no-cache-dir " + " ".join(shlex.quote(str(p)) for p in pip_packages))
     dockerfile = "\n".join(lines) + "\n"
     version = _content_version(dockerfile, *[f"{name}\n{text}" for name, text in files])
     return EnvironmentSpec(kind="build", name=f"acpt-estimator-{acpt.name}", version=version,
                            dockerfile=dockerfile, context_files=tuple(files), torch_version=acpt.torch,
                            description=f"{acpt.workspace_name} plus the job's packages",
-                           pip_packages=tuple(request.pip_packages) + tuple(request.pip_requirements))
+                           pip_packages=tuple(pip_packages) + tuple(pip_requirements))
 
 
-def from_environment_object(env: Environment) -> EnvironmentSpec:
-    """v1 ``environment_definition=`` / ``ScriptRunConfig(environment=)``."""
-    if not isinstance(env, Environment):
-        raise UserErrorException(
-            f"environment_definition={env!r} is a {type(env).__name__}; pass an azureml.core.Environment "
-            "(Environment.get(ws, 'AzureML-acpt-pytorch-2.8-cuda12.6') or Environment.from_conda_specification(...)).")
-    if env.is_registered_reference:
-        return _named_environment(env)
-    image = env.docker.base_image or DEFAULT_CPU_IMAGE
-    if env.python.user_managed_dependencies:
-        return EnvironmentSpec(kind="image", name=env.name, version=_content_version(image), image=image,
-                               description="user-managed environment")
-    conda = env.python.conda_dependencies.serialize_to_string()
-    return EnvironmentSpec(kind="image", name=env.name, version=_content_version(image, conda), image=image,
-                           conda_file=conda, description=f"environment {env.name!r}")
+def acpt_for_image(image: str | None) -> AcptEnvironment | None:
+    """The ACPT environment an image reference points at (``mcr.microsoft.com/azureml/curated/acpt-...``)."""
+    if not image or not image.startswith(MCR_CURATED):
+        return None
+    repository = image[len(MCR_CURATED):].split(":", 1)[0].split("@", 1)[0]
+    return next((env for env in catalog() if env.name == repository), None)
 
 
-def _named_environment(env: Environment) -> EnvironmentSpec:
-    name = env.name
+def acpt_for_name(name: str) -> AcptEnvironment | None:
+    """The ACPT environment a curated name (``AzureML-acpt-pytorch-2.8-cuda12.6``) stands for."""
+    short = name.split("-", 1)[1] if name.lower().startswith("azureml-") else name
+    return next((env for env in catalog() if env.name.lower() == short.lower()), None)
+
+
+def requirement_name(requirement: str) -> str:
+    """The distribution name of a pip/conda requirement (``Torch==1.6`` -> ``torch``; wheels by file name)."""
+    text = str(requirement).strip()
+    if text.endswith(".whl"):
+        text = text.rsplit("/", 1)[-1].split("-", 1)[0]
+    return re.split(r"[\[=<>~!; ]", text, maxsplit=1)[0].lower().replace("_", "-")
+
+
+def drop_torch(items, where: str) -> tuple:
+    """``items`` without packages that would replace the torch of ``where`` (ACPT's), each dropped with a warning."""
+    kept = []
+    for item in items:
+        if isinstance(item, str) and requirement_name(item) in TORCH_PACKAGES:
+            logger.warning("Dropping %r from the job's packages: the environment builds on %s, and installing it "
+                           "would replace that torch build. Remove it from your packages to silence this warning, or "
+                           "pick the torch version with framework_version=.", item, where)
+            continue
+        kept.append(item)
+    return tuple(kept)
+
+
+def _has_user_packages(conda_text: str) -> bool:
+    deps = (yaml.safe_load(conda_text) or {}).get("dependencies") or []
+    ignored = {"python", "pip", *RUNTIME_PIP_PACKAGES}
+    for dep in deps:
+        items = dep.get("pip") or [] if isinstance(dep, dict) else [dep]
+        if any(not str(i).startswith("-") and requirement_name(str(i)) not in ignored for i in items):
+            return True
+    return False
+
+
+def _conda_text_without_torch(text: str, where: str) -> str:
+    """Torch packages dropped, and python unpinned: ACPT's env ``ptca`` keeps the image's own python."""
+    data = yaml.safe_load(text) or {}
+    deps = data.get("dependencies") or []
+    new = []
+    for dep in deps:
+        if isinstance(dep, dict) and "pip" in dep:
+            new.append({**dep, "pip": list(drop_torch(dep["pip"] or [], where))})
+        elif isinstance(dep, str) and requirement_name(dep) != "python":
+            new.extend(drop_torch([dep], where))
+        elif not isinstance(dep, str):
+            new.append(dep)
+    if new == deps:
+        return text  # unchanged files keep their exact text (and content hash)
+    return yaml.safe_dump({**data, "dependencies": new}, sort_keys=False)
+
+
+def with_runtime_packages(conda_text: str) -> str:
+    """The conda file with ``RUNTIME_PIP_PACKAGES`` added to its pip section where missing (text kept if present)."""
+    data = yaml.safe_load(conda_text) or {}
+    deps = list(data.get("dependencies") or [])
+    pip_section = next((d for d in deps if isinstance(d, dict) and "pip" in d), None)
+    present = {requirement_name(p) for p in (pip_section or {}).get("pip") or [] if isinstance(p, str)}
+    missing = [p for p in RUNTIME_PIP_PACKAGES if p not in present]
+    if not missing:
+        return conda_text
+    if pip_section is None:
+        if not any(isinstance(d, str) and requirement_name(d) == "pip" for d in deps):
+            deps.append("pip")
+        deps.append({"pip": missing})
+    else:
+        pip_section["pip"] = list(pip_section.get("pip") or []) + missing
+    return yaml.safe_dump({**data, "dependencies": deps}, sort_keys=False)
+
+
+def conda_yaml(conda_packages, pip_items, python_version, channels=("conda-forge",), name="project_environment") -> str:
+    """A conda environment file; the same inputs always give the same text (environments are content-hashed)."""
+    deps = [f"python={python_version}"] if python_version else []
+    deps += list(conda_packages)
+    deps += ["pip"]
+    if pip_items:
+        deps.append({"pip": list(pip_items)})
+    return yaml.safe_dump({"name": name, "channels": list(channels), "dependencies": deps}, sort_keys=False)
+
+
+def named_environment(name: str, version=None, label=None) -> EnvironmentSpec:
+    """A curated (``AzureML-*``) or workspace environment by name; old PyTorch curated names map forward."""
     if name.startswith(_OLD_CURATED_PREFIXES):
         acpt = default_acpt()
         logger.warning("Curated environment %r no longer exists; using %s instead.", name, acpt.workspace_name)
@@ -232,7 +355,7 @@ def _named_environment(env: Environment) -> EnvironmentSpec:
                                description=f"replacement for {name}")
     if name.startswith("AzureML-") or name.lower().startswith("azureml-acpt"):
         name = "AzureML-" + name.split("-", 1)[1] if not name.startswith("AzureML-") else name
-        return EnvironmentSpec(kind="curated", name=name, version=env.version,
-                               label=env.label or (None if env.version else "latest"))
-    return EnvironmentSpec(kind="registered", name=name, version=env.version,
-                           label=env.label or (None if env.version else "latest"))
+        return EnvironmentSpec(kind="curated", name=name, version=version,
+                               label=label or (None if version else "latest"))
+    return EnvironmentSpec(kind="registered", name=name, version=version,
+                           label=label or (None if version else "latest"))

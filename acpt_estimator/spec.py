@@ -100,7 +100,8 @@ class EnvironmentSpec:
     kind "curated": ``name`` (e.g. ``AzureML-acpt-pytorch-2.8-cuda12.6``) with ``version`` or ``label``.
     kind "registered": a workspace environment ``name`` with ``version`` or ``label``.
     kind "image": ``image`` plus an optional ``conda_file`` (YAML text).
-    kind "build": ``dockerfile`` text plus ``context_files`` ((relative path, text), ...) for the context.
+    kind "build": ``dockerfile`` text plus ``context_files`` ((relative path, text), ...) for the context, or a
+    user's build folder ``context_dir`` (its own Dockerfile when ``dockerfile`` is None).
     ``name``/``version`` of image/build kinds are content hashes, so equal inputs reuse one image.
     """
 
@@ -112,9 +113,12 @@ class EnvironmentSpec:
     conda_file: str | None = None
     dockerfile: str | None = None
     context_files: tuple = ()
+    context_dir: str | None = None
+    dockerfile_path: str = "Dockerfile"  # inside context_dir
     torch_version: str | None = None
     description: str = ""
     pip_packages: tuple = ()  # what the job asked pip for (pip_packages + requirements file), checked by local runs
+    user_managed: bool = False  # nothing installed on top: the job checks at start that run.log(...) can reach the run
 
 
 @attrs.frozen

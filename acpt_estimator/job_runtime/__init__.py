@@ -17,10 +17,20 @@ MODE_VAR = "ACPT_ESTIMATOR_HOROVOD"  # auto | layer | real (read by horovod/_sel
 RENDEZVOUS_PORT_VAR = "ACPT_ESTIMATOR_RENDEZVOUS_PORT"
 
 
+TRACKING_CHECK = "acpt_check_tracking"  # module run first in jobs on user-managed environments
+
+
 def ships_with_cloud_job(spec) -> bool:
-    """Cloud jobs that may lack azureml-core (images other than ACPT: CPU, custom, registered) get it too, so
-    ``from azureml.core.run import Run`` keeps working there and logs to the job's MLflow run."""
-    return needs_job_runtime(spec) or spec.environment.kind in ("image", "registered")
+    """Cloud jobs that may lack azureml-core (images other than ACPT: CPU, custom, registered, a user's Dockerfile)
+    get it too, so ``from azureml.core.run import Run`` keeps working there and logs to the job's MLflow run."""
+    env = spec.environment
+    user_build = env.kind == "build" and env.torch_version is None  # not a build on ACPT
+    return needs_job_runtime(spec) or env.kind in ("image", "registered") or user_build
+
+
+def checks_tracking(spec) -> bool:
+    """User-managed environments get nothing installed, so the job checks first that run.log(...) can work."""
+    return spec.environment.user_managed
 
 
 def needs_job_runtime(spec) -> bool:

@@ -5,6 +5,7 @@ import os
 import pytest
 
 from acpt_estimator import Environment, PyTorch
+from acpt_estimator.backends.azureml.command_line import render_command
 from acpt_estimator.backends.azureml.translate import environment_for, write_build_context
 from acpt_estimator.environments import catalog, default_acpt
 
@@ -44,10 +45,11 @@ def test_packages_build_from_acpt_image_with_content_hash():
 
 def test_build_context_is_written_once(tmp_path):
     spec = env(use_gpu=True, pip_requirements_file="requirements.txt")
-    folder = write_build_context(spec, str(tmp_path))
-    assert sorted(os.listdir(folder)) == ["Dockerfile", "requirements.txt"]
-    assert "pip install --no-cache-dir -r /tmp/requirements.txt" in open(os.path.join(folder, "Dockerfile")).read()
-    assert write_build_context(spec, str(tmp_path)) == folder
+    folder, dockerfile = write_build_context(spec, str(tmp_path))
+    assert sorted(os.listdir(folder)) == ["Dockerfile", "requirements.txt"] and dockerfile == "Dockerfile"
+    text = open(os.path.join(folder, "Dockerfile"), "rb").read()
+    assert b"pip install --no-cache-dir -r /tmp/requirements.txt" in text and b"\r\n" not in text
+    assert write_build_context(spec, str(tmp_path)) == (folder, "Dockerfile")
 
 
 def test_cpu_job_gets_cpu_torch():
@@ -55,13 +57,17 @@ def test_cpu_job_gets_cpu_torch():
     assert spec.kind == "image" and "torch==2.8.*" in spec.conda_file and "whl/cpu" in spec.conda_file
 
 
-def test_custom_image_alone_is_used_as_is():
+def test_custom_image_gets_what_run_log_needs_as_v1_added_azureml_defaults():
     spec = env(custom_docker_image="me/img:1")
-    assert (spec.kind, spec.image, spec.conda_file) == ("image", "me/img:1", None)
+    assert (spec.kind, spec.image) == ("image", "me/img:1")
+    assert "- mlflow-skinny" in spec.conda_file and "- azureml-mlflow" in spec.conda_file and not spec.user_managed
 
 
-def test_user_managed_installs_nothing():
-    assert env(custom_docker_image="me/img:1", user_managed=True).conda_file is None
+def test_user_managed_installs_nothing_and_checks_tracking_at_job_start():
+    spec = PyTorch(SRC, compute_target="c", entry_script="train.py", custom_docker_image="me/img:1",
+                   user_managed=True).to_job_spec()
+    assert spec.environment.conda_file is None and spec.environment.user_managed
+    assert render_command(spec).splitlines()[1] == "python -m acpt_check_tracking || exit 1"
 
 
 def test_environment_definition_old_curated_name_maps_forward(caplog):

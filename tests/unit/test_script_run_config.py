@@ -39,6 +39,7 @@ def test_v1_defaults_local_target_and_default_environment():
     spec = ScriptRunConfig(".", script="train.py").to_job_spec(experiment_name="e", tags={"a": "b"})
     assert spec.compute.target == "local"
     assert spec.environment.kind == "image" and spec.environment.name == "default-environment"
+    assert "- mlflow-skinny" in spec.environment.conda_file and "- azureml-mlflow" in spec.environment.conda_file
     assert spec.max_run_duration_seconds == 2592000
     assert spec.distribution.kind == "none" and spec.experiment_name == "e" and dict(spec.tags) == {"a": "b"}
     assert spec.source_directory == os.path.abspath(".")

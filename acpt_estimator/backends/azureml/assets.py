@@ -1,4 +1,5 @@
-"""Workspace assets through the MLClient: models registered from a job's outputs (``run.register_model``)."""
+"""Workspace assets through the MLClient: models registered from a job's outputs (``run.register_model``) and
+environments."""
 
 from __future__ import annotations
 
@@ -25,3 +26,26 @@ def register_job_model(workspace, job_name: str, model_name: str, model_path: st
                   properties=props or None)
     with azure_errors(workspace, f"register model {model_name!r}"):
         return ml_client(workspace).models.create_or_update(model)
+
+
+def register_environment(workspace, spec, name: str, version: str | None = None, description=None):
+    """``Environment.register``: the spec as a named v2 environment; returns the registered version (a string)."""
+    from .translate import environment_entity
+
+    entity = environment_entity(spec, name=name, version=version, description=description)
+    with azure_errors(workspace, f"register environment {name!r}"):
+        return str(ml_client(workspace).environments.create_or_update(entity).version)
+
+
+def environment_names(workspace) -> list:
+    """Names of the workspace's environments (``Environment.list``; v2 lists each name once, latest first)."""
+    with azure_errors(workspace, "list environments"):
+        return sorted({env.name for env in ml_client(workspace).environments.list()})
+
+
+def environment_image(workspace, name: str, version: str | None = None, label: str | None = None):
+    """The image a registered environment uses (None while a Dockerfile environment has not been built)."""
+    with azure_errors(workspace, f"read environment {name!r}"):
+        ops = ml_client(workspace).environments
+        env = ops.get(name, version=version) if version else ops.get(name, label=label or "latest")
+    return env.image, str(env.version)

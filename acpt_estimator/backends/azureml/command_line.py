@@ -6,7 +6,7 @@ import re
 import shlex
 
 from ...arguments import VAR_REFERENCE
-from ...job_runtime import INPUT_NAME, ships_with_cloud_job
+from ...job_runtime import INPUT_NAME, TRACKING_CHECK, checks_tracking, ships_with_cloud_job
 from ...spec import InputRef, JobSpec, Literal, OutputRef, SearchRef
 
 # Variables v1 runtimes exported and old scripts still read; v2 provides their ingredients under new names.
@@ -69,8 +69,12 @@ def render_argv(spec: JobSpec) -> str:
 
 
 def render_command(spec: JobSpec) -> str:
-    """The full command: ./outputs and ./logs, job-runtime path, v1-era and data-reference variables, the program."""
-    lines = [WORKING_FOLDERS] + ([JOB_RUNTIME_PATH] if ships_with_cloud_job(spec) else [])
+    """The full command: ./outputs and ./logs, job-runtime path (and the tracking check of user-managed
+    environments), v1-era and data-reference variables, the program."""
+    runtime = [JOB_RUNTIME_PATH] if ships_with_cloud_job(spec) else []
+    if runtime and checks_tracking(spec):
+        runtime.append(f"python -m {TRACKING_CHECK} || exit 1")
+    lines = [WORKING_FOLDERS] + runtime
     if spec.distribution.kind != "none" or _mentions_batchai(spec):
         lines.extend(V1_ERA_PREAMBLE)
     for item in spec.inputs:

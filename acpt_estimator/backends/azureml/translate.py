@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import logging
 import os
+import re
+import shutil
 import tempfile
 
 import yaml
@@ -36,38 +38,54 @@ def _azure_ml():
 
 
 def environment_for(env: EnvironmentSpec, context_root: str | None = None):
-    """A curated/registered reference string, or an ``Environment`` entity (image+conda or Dockerfile build)."""
+    """A curated/registered reference string, or an anonymous ``Environment`` entity (image+conda or a build).
+
+    Inline environments carry no name: v2 registers them anonymously, keyed by their content, so equal inputs reuse
+    one image and no named asset (whose name could not contain the dots of ``acpt-pytorch-2.8``) is created.
+    """
     if env.kind == "curated":
         suffix = f":{env.version}" if env.version else f"@{env.label or 'latest'}"
         return f"azureml:{env.name}{suffix}"
     if env.kind == "registered":
         # 'azureml:name@latest' hits an SDK 1.35 lookup bug; 'name@latest' resolves correctly.
         return f"azureml:{env.name}:{env.version}" if env.version else f"{env.name}@{env.label or 'latest'}"
+    return environment_entity(env, context_root)
+
+
+def environment_entity(env: EnvironmentSpec, context_root: str | None = None, *, name=None, version=None,
+                       description=None):
+    """The v2 ``Environment`` for an image or build spec: anonymous unless ``name`` is given (``Environment.register``)."""
     from azure.ai.ml.entities import BuildContext, Environment
 
+    common = dict(name=name, version=version, description=description or env.description or None)
     if env.kind == "image":
         conda = yaml.safe_load(env.conda_file) if env.conda_file else None
-        return Environment(name=env.name, version=env.version, image=env.image, conda_file=conda,
-                           description=env.description or None)
+        return Environment(image=env.image, conda_file=conda, **common)
     if env.kind == "build":
-        path = write_build_context(env, context_root)
-        return Environment(name=env.name, version=env.version, build=BuildContext(path=path, dockerfile_path="Dockerfile"),
-                           description=env.description or None)
-    raise TrainingException(f"Unknown environment kind {env.kind!r}.")
+        path, dockerfile = write_build_context(env, context_root)
+        return Environment(build=BuildContext(path=path, dockerfile_path=dockerfile), **common)
+    raise TrainingException(f"Environment kind {env.kind!r} has no v2 environment entity (a curated or registered "
+                            "environment is referenced by name).")
 
 
-def write_build_context(env: EnvironmentSpec, context_root: str | None = None) -> str:
-    """Materialise the Dockerfile and its files under ``<root>/<name>-<version>`` (content-addressed, idempotent)."""
+def write_build_context(env: EnvironmentSpec, context_root: str | None = None) -> tuple:
+    """(folder, Dockerfile path in it): the user's build folder as is, or the Dockerfile and its files written
+    under ``<root>/<name>-<version>`` (content-addressed, idempotent, ``\n`` line endings on every platform)."""
+    if env.context_dir and not env.dockerfile:
+        return env.context_dir, env.dockerfile_path
     root = context_root or os.environ.get(_CONTEXT_ROOT_VAR) or os.path.join(
         tempfile.gettempdir(), "acpt-estimator-environments")
-    folder = os.path.join(root, f"{env.name}-{env.version}")
+    folder = os.path.join(root, re.sub(r"[^\w.-]", "-", f"{env.name}-{env.version}"))
+    if env.context_dir:  # a build folder plus our additions: copy it, then write the Dockerfile over its own
+        shutil.copytree(env.context_dir, folder, dirs_exist_ok=True)
     os.makedirs(folder, exist_ok=True)
     for rel, text in (("Dockerfile", env.dockerfile),) + tuple(env.context_files):
         target = os.path.join(folder, rel)
-        if not os.path.isfile(target) or open(target, encoding="utf-8").read() != text:
-            with open(target, "w", encoding="utf-8") as handle:
-                handle.write(text)
-    return folder
+        data = text.encode("utf-8")
+        if not os.path.isfile(target) or open(target, "rb").read() != data:
+            with open(target, "wb") as handle:  # bytes: no platform newline translation
+                handle.write(data)
+    return folder, "Dockerfile"
 
 
 def _inputs(spec: JobSpec) -> dict:

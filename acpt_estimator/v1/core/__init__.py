@@ -6,7 +6,7 @@ Training scripts import ``azureml.core.run`` in every rank and need only ``Run``
 import importlib
 
 _LAZY = {
-    "ComputeTarget": "compute", "Datastore": "datastore", "Dataset": "dataset", "Environment": "environment",
+    "ComputeTarget": "compute", "ContainerRegistry": "container_registry", "Datastore": "datastore", "Dataset": "dataset", "Environment": "environment",
     "Experiment": "experiment", "Model": "model", "Run": "run", "RunConfiguration": "runconfig",
     "ScriptRunConfig": "script_run_config", "Workspace": "workspace",
     "Image": "image", "Keyvault": "keyvault", "LinkedService": "linked_service",

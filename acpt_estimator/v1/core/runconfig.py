@@ -1,29 +1,28 @@
-"""v1 ``RunConfiguration`` and ``DockerConfiguration``: just enough for ``ScriptRunConfig(run_config=...)``."""
+"""v1 ``azureml.core.runconfig``: ``RunConfiguration`` (target, environment, distribution, data, limits) and its
+sections, saved to and loaded from ``.azureml/<name>.runconfig`` in v1's YAML form."""
 
 from __future__ import annotations
 
+import logging
+import os
+
+import yaml
+
 from acpt_estimator.distribution import MpiConfiguration, PyTorchConfiguration, TensorflowConfiguration
+from acpt_estimator.exceptions import UserErrorException
+from acpt_estimator.v1.core._runconfig_sections import (  # noqa: F401 (v1 names of this module)
+    AmlComputeConfiguration, ApplicationEndpointConfiguration, AzureContainerRegistry, Data, DatacacheConfiguration,
+    DataLocation, DataPath, DataReferenceConfiguration, Dataset, DatasetRegistrationOptions, DockerConfiguration,
+    GlobsOptions, HdiConfiguration, HistoryConfiguration, KubernetesComputeConfiguration, MountOptions, OutputData,
+    OutputOptions, ParallelTaskConfiguration, RegistrationOptions, SparkConfiguration, UploadOptions, Uri)
+from acpt_estimator.v1.core.container_registry import ContainerRegistry
 from acpt_estimator.v1.core.environment import Environment
+from acpt_estimator.v1.core.environment import Environment as EnvironmentDefinition  # v1 alias
 
+logger = logging.getLogger(__name__)
 DEFAULT_MAX_RUN_DURATION_SECONDS = 2592000  # 30 days, v1's default
+RUNCONFIG_EXTENSION = ".runconfig"
 _MPI_COMMUNICATORS = ("intelmpi", "openmpi", "mpi")
-
-
-class DockerConfiguration:
-    """v1 ``DockerConfiguration(use_docker=None, shm_size=None, shared_volumes=None, arguments=None)``."""
-
-    def __init__(self, use_docker=None, shm_size=None, shared_volumes=None, arguments=None):
-        self.use_docker = use_docker
-        self.shm_size = shm_size
-        self.shared_volumes = shared_volumes
-        self.arguments = list(arguments or [])
-
-
-class _AmlComputeSection:
-    def __init__(self):
-        self.vm_size = None
-        self.vm_priority = None
-        self._cluster_max_node_count = 1
 
 
 class RunConfiguration:
@@ -40,24 +39,68 @@ class RunConfiguration:
         self.command = command
         self.framework = framework or "Python"
         self.communicator = communicator or "None"
-        self.target = "local"
+        self._target = "local"
         self.node_count = 1
+        self.priority = None
         self.environment = Environment(name="default-environment")
         if conda_dependencies is not None:
             self.environment.python.conda_dependencies = conda_dependencies
-        self.environment_variables = {}
+        self._environment_variables = {}
         self.max_run_duration_seconds = DEFAULT_MAX_RUN_DURATION_SECONDS
         self.mpi = MpiConfiguration()
         self.pytorch = PyTorchConfiguration()
         self.tensorflow = TensorflowConfiguration()
         self.docker = DockerConfiguration()
-        self.amlcompute = _AmlComputeSection()
+        self.amlcompute = AmlComputeConfiguration()
+        self.kubernetescompute = KubernetesComputeConfiguration()
+        self.history = HistoryConfiguration(output_collection=_history_enabled is not False)
         self.data_references = {}
         self.data = {}
         self.output_data = {}
-        self.history = None
-        self.name = _name
+        self.datacaches = []
+        self.source_directory_data_store = None
+        self.credential_passthrough = False
+        self.services = {}
+        self.identity = None
+        self._path = _path
+        self._name = _name
 
+    @property
+    def target(self):
+        """A compute name, a compute object, or ``'local'`` (v1's default)."""
+        return self._target
+
+    @target.setter
+    def target(self, value):
+        self._target = value
+
+    @property
+    def environment_variables(self):
+        """Variables set for the run (on top of the environment's own)."""
+        return self._environment_variables
+
+    @environment_variables.setter
+    def environment_variables(self, value):
+        self._environment_variables = dict(value or {})
+
+    @property
+    def auto_prepare_environment(self):
+        """DEPRECATED in v1: environments are always prepared."""
+        return True
+
+    @auto_prepare_environment.setter
+    def auto_prepare_environment(self, _):
+        logger.warning("'auto_prepare_environment' is deprecated (v1 too): environments are always prepared.")
+
+    @property
+    def name(self):
+        return self._name
+
+    @name.setter
+    def name(self, value):
+        self._name = value
+
+    # ---- distribution -------------------------------------------------------------------------------
     def _distributed_config(self):
         """The distributed-config object this run configuration describes, or None for a single process."""
         communicator = str(self.communicator or "None").lower()
@@ -73,6 +116,48 @@ class RunConfiguration:
             return self.tensorflow
         return None
 
+    # ---- files ----------------------------------------------------------------------------------------
+    def save(self, path=None, name=None, separate_environment_yaml=False):
+        """v1's layout: ``<path>/.azureml/<name>.runconfig`` (or ``path`` itself when it names a file), with the
+        conda file beside it (``conda_dependencies.yml``). Registry passwords are never written."""
+        from acpt_estimator.v1.core import _runconfig_file
+
+        _runconfig_file.save(self, path, name, separate_environment_yaml)
+
+    @staticmethod
+    def load(path, name=None):
+        """From ``<path>/.azureml/<name>.runconfig`` (or ``aml_config/``, or ``path`` naming the file)."""
+        from acpt_estimator.v1.core import _runconfig_file
+
+        return _runconfig_file.load(path, name)
+
+    @staticmethod
+    def delete(path, name):
+        """Delete ``<path>/.azureml/<name>.runconfig`` (and the ``aml_config/`` one)."""
+        found = False
+        for folder in (".azureml", "aml_config"):
+            file = os.path.join(path, folder, name + RUNCONFIG_EXTENSION)
+            if os.path.isfile(file):
+                os.remove(file)
+                found = True
+        if not found:
+            raise UserErrorException(f"RunConfiguration.delete(path={path!r}, name={name!r}): no "
+                                     f".azureml/{name}{RUNCONFIG_EXTENSION} there.")
+
     def __repr__(self) -> str:
         return (f"RunConfiguration(target={self.target!r}, framework={self.framework!r}, "
                 f"communicator={self.communicator!r}, node_count={self.node_count!r})")
+
+    def __str__(self) -> str:
+        from acpt_estimator.v1.core import _runconfig_file
+
+        return yaml.safe_dump(_runconfig_file.to_dict(self), sort_keys=False)
+
+
+__all__ = ["AmlComputeConfiguration", "ApplicationEndpointConfiguration", "AzureContainerRegistry", "ContainerRegistry",
+           "Data", "DataLocation", "DataPath", "DataReferenceConfiguration", "DatacacheConfiguration", "Dataset",
+           "DatasetRegistrationOptions", "DockerConfiguration", "EnvironmentDefinition", "GlobsOptions",
+           "HdiConfiguration", "HistoryConfiguration", "KubernetesComputeConfiguration", "MountOptions",
+           "MpiConfiguration", "OutputData", "OutputOptions", "ParallelTaskConfiguration", "PyTorchConfiguration",
+           "RegistrationOptions", "RunConfiguration", "SparkConfiguration", "TensorflowConfiguration", "UploadOptions",
+           "Uri"]

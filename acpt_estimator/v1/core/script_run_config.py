@@ -9,8 +9,8 @@ from acpt_estimator import distribution as dist
 from acpt_estimator.arguments import DATA_TYPES, ArgumentBuilder
 from acpt_estimator.v1.data.datapath import DataPath
 from acpt_estimator.v1.core.environment import Environment
-from acpt_estimator.environments import from_environment_object
 from acpt_estimator.exceptions import RunConfigurationException, TrainingException, UserErrorException
+from acpt_estimator.v1.core._runconfig_sections import Data, DataReferenceConfiguration, OutputData
 from acpt_estimator.v1.core.runconfig import DEFAULT_MAX_RUN_DURATION_SECONDS, DockerConfiguration, RunConfiguration
 from acpt_estimator.spec import ComputeSpec, JobSpec, Literal
 
@@ -22,6 +22,9 @@ _DISTRIBUTED = (dist.MpiConfiguration, dist.PyTorchConfiguration, dist.Tensorflo
 
 class ScriptRunConfig:
     """v1 ``azureml.core.ScriptRunConfig``; the compute target defaults to ``'local'`` as in v1."""
+
+    MAX_DURATION_SECONDS_DEFAULT = DEFAULT_MAX_RUN_DURATION_SECONDS
+    DELIM = ","  # v1 joined argument lists for display with it
 
     def __init__(self, source_directory, script=None, arguments=None, run_config=None, _telemetry_values=None,
                  compute_target=None, environment=None, distributed_job_config=None, resume_from=None,
@@ -66,6 +69,15 @@ class ScriptRunConfig:
         self.run_config.script, self.run_config.command = self.script, self.command
         self.run_config.arguments = list(self.arguments or [])
 
+    @property
+    def identity(self):
+        """The identity the job runs as (``run_config.identity``): v2 ``identity=`` (None: the compute's)."""
+        return self.run_config.identity
+
+    @identity.setter
+    def identity(self, value):
+        self.run_config.identity = value
+
     def _adopt(self, rc, compute_target, environment, distributed_job_config, max_run_duration_seconds, docker):
         if not isinstance(rc, RunConfiguration):
             raise UserErrorException(
@@ -85,6 +97,17 @@ class ScriptRunConfig:
                 setattr(self, field, list(theirs) if field == "arguments" else theirs)
         return rc
 
+    def _submit(self, experiment, tags=None, **kwargs):
+        """``Experiment.submit``: the run remembers this configuration (``get_run_config_from_script_run``)."""
+        from acpt_estimator.v1.core.experiment import submit_spec
+
+        run = submit_spec(self.to_job_spec(experiment_name=experiment.name, tags=tags, **kwargs), experiment)
+        try:
+            run._script_run_config = self
+        except AttributeError:  # a run type with __slots__: nothing to remember it on
+            pass
+        return run
+
     # ---- translation --------------------------------------------------------------------------------
     def to_job_spec(self, *, experiment_name=None, tags=None, **overrides) -> JobSpec:
         """The backend-neutral job; ScriptRunConfig takes no per-submit overrides (v1 had none either)."""
@@ -101,13 +124,8 @@ class ScriptRunConfig:
         if self.resume_from is not None:
             reference = self.resume_from.create_data_reference("MODEL_LOCATION")
             tokens += [Literal("--resume-from"), builder.add_data(reference)]
-        for value in list(rc.data_references.values()) + list(rc.data.values()):
-            if isinstance(value, _DATA):
-                builder.add_data(value)
-            else:
-                raise UserErrorException(
-                    f"run_config data entry {value!r} is not supported; pass data as ScriptRunConfig arguments "
-                    "(dataset.as_named_input('x').as_mount() or datastore.path('p').as_mount()).")
+        for name, value in list(rc.data_references.items()) + list(rc.data.items()) + list(rc.output_data.items()):
+            builder.add_data(_run_config_data(name, value))
         env = rc.environment if rc.environment is not None else Environment(name="default-environment")
         variables = {str(k): str(v) for k, v in (env.environment_variables or {}).items()}
         variables.update({str(k): str(v) for k, v in (rc.environment_variables or {}).items()})
@@ -120,7 +138,7 @@ class ScriptRunConfig:
             outputs=tuple(builder.outputs.values()),
             environment_variables=variables,
             distribution=_distribution(rc),
-            environment=from_environment_object(env),
+            environment=_environment_spec(env, self.source_directory),
             compute=_compute(rc),
             max_run_duration_seconds=rc.max_run_duration_seconds,
             shm_size=_shm_size(rc, env),
@@ -131,6 +149,34 @@ class ScriptRunConfig:
     def __repr__(self) -> str:
         return (f"ScriptRunConfig(source_directory={self.source_directory!r}, script={self.script!r}, "
                 f"compute_target={self.run_config.target!r})")
+
+
+def _environment_spec(env, source_directory):
+    if not isinstance(env, Environment):
+        raise UserErrorException(f"run_config.environment={env!r} must be an azureml.core.Environment, e.g. "
+                                 "Environment.from_conda_specification('env', 'conda.yml').")
+    return env._to_spec(source_directory)
+
+
+def _run_config_data(name: str, value):
+    """A ``run_config.data_references``/``data``/``output_data`` entry as the data object arguments use."""
+    if isinstance(value, _DATA):
+        return value
+    if isinstance(value, DataReferenceConfiguration):
+        return DataReference(Datastore(None, value.datastore_name or "workspaceblobstore"), name,
+                             value.path_on_datastore, value.mode, value.path_on_compute, value.overwrite)
+    location = getattr(value, "data_location", None) or getattr(value, "output_location", None)
+    data_path = getattr(location, "datapath", None)
+    if isinstance(value, (Data, OutputData)) and data_path is not None:
+        mode = "upload" if isinstance(value, OutputData) else (value.mechanism or "mount").lower()
+        return DataReference(Datastore(None, data_path.datastore_name or "workspaceblobstore"),
+                             value.environment_variable_name or name, data_path.relative_path,
+                             mode if mode in ("mount", "download", "upload", "direct") else "mount")
+    raise UserErrorException(
+        f"run_config data entry {name!r}={value!r} cannot be translated here (a dataset in run_config.data needs its "
+        "workspace); use DataReferenceConfiguration(datastore_name, mode, path_on_datastore), or pass data as "
+        "ScriptRunConfig arguments "
+        "(dataset.as_named_input('x').as_mount() or datastore.path('p').as_mount()).")
 
 
 def _set_distributed(rc: RunConfiguration, cfg) -> None:
@@ -167,7 +213,8 @@ def _compute(rc: RunConfiguration) -> ComputeSpec:
     name = target if isinstance(target, str) or target is None else getattr(target, "name", str(target))
     if name == "amlcompute":  # v1 run-based compute: a cluster made for the run -> v2 serverless compute
         name = None
-    return ComputeSpec(target=name, vm_size=rc.amlcompute.vm_size, vm_priority=rc.amlcompute.vm_priority)
+    vm_size = rc.amlcompute.vm_size or getattr(rc.kubernetescompute, "instance_type", None)
+    return ComputeSpec(target=name, vm_size=vm_size, vm_priority=rc.amlcompute.vm_priority)
 
 
 def _shm_size(rc: RunConfiguration, env: Environment):
@@ -181,3 +228,22 @@ def _command_text(command):
     if isinstance(command, (list, tuple)):
         return " ".join(str(part) for part in command)  # v1 joins a command list with spaces, unquoted
     return str(command)
+
+
+def submit(script_run_config, workspace, experiment_name, run_id=None, _parent_run_id=None, credential_passthrough=None):
+    """v1's submit function behind ``Experiment.submit(ScriptRunConfig)``."""
+    if run_id is not None or _parent_run_id is not None:
+        logger.warning("submit(run_id=...) is not used: v2 names the job (the run id is returned).")
+    from acpt_estimator.v1.core.experiment import Experiment
+
+    return Experiment(workspace, experiment_name).submit(script_run_config)
+
+
+def get_run_config_from_script_run(script_run):
+    """The RunConfiguration a submitted ScriptRunConfig run was made from (kept on the run when submitted here)."""
+    config = getattr(script_run, "_script_run_config", None)
+    if isinstance(config, ScriptRunConfig):
+        return config.run_config
+    raise UserErrorException(
+        f"get_run_config_from_script_run({script_run!r}): the run does not carry the configuration it was submitted "
+        "with (runs reopened by id do not). Keep the ScriptRunConfig and read its .run_config.")

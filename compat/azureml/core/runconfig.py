@@ -1,3 +1,3 @@
 """Shim for ``azureml.core.runconfig``."""
-from acpt_estimator.v1.core.runconfig import (DockerConfiguration, MpiConfiguration, PyTorchConfiguration,  # noqa: F401
-                                              RunConfiguration, TensorflowConfiguration)
+from acpt_estimator.v1.core.runconfig import *  # noqa: F401,F403
+from acpt_estimator.v1.core.runconfig import __all__  # noqa: F401

@@ -1,2 +1,2 @@
 """Shim for ``azureml.core.script_run_config``."""
-from acpt_estimator.v1.core.script_run_config import ScriptRunConfig  # noqa: F401
+from acpt_estimator.v1.core.script_run_config import ScriptRunConfig, get_run_config_from_script_run, submit  # noqa: F401

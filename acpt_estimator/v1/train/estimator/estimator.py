@@ -6,11 +6,14 @@ import copy
 import logging
 import os
 
+import attrs
+
 from acpt_estimator import distribution as dist
 from acpt_estimator.arguments import build_arguments
 from acpt_estimator.v1.data.datapath import DataPath
+from acpt_estimator.v1.core.conda_dependencies import CondaDependencies
 from acpt_estimator.v1.core.environment import Environment
-from acpt_estimator.environments import EnvironmentRequest, resolve, usable_versions
+from acpt_estimator.environments import EnvironmentRequest, requirement_name, resolve, usable_versions
 from acpt_estimator.exceptions import ComputeTargetException, TrainingException, UserErrorException
 from acpt_estimator.spec import ComputeSpec, JobSpec
 
@@ -38,7 +41,13 @@ class _EstimatorBase:
         self._check_resume_from(p["resume_from"])
         # Build the pieces once so that bad inputs fail here, at construction, as in v1.
         self._tokens, self._inputs, self._outputs = self._arguments(p["script_params"], p["inputs"])
-        self._environment = resolve(self._environment_request(framework_version))
+        self._environment = self._resolve_environment()
+        # v1's est.conda_dependencies / est.run_config: objects whose later changes reach the job.
+        self._conda = self._initial_conda_dependencies()
+        self._conda_as_built = copy.deepcopy(self._conda)
+        self._run_config = None
+        if p["environment_variables"] is None:
+            p["environment_variables"] = {}
         self._distribution = dist.normalise(
             node_count=p["node_count"], process_count_per_node=p["process_count_per_node"],
             distributed_backend=p["distributed_backend"], distributed_training=p["distributed_training"])
@@ -141,6 +150,39 @@ class _EstimatorBase:
         store = self._params["source_directory_data_store"]
         return build_arguments(script_params, list(inputs or []) + ([store] if store is not None else []), extra)
 
+    def _resolve_environment(self, conda=None):
+        env_def = self._params["environment_definition"]
+        if env_def is not None:
+            if not isinstance(env_def, Environment):
+                raise UserErrorException(f"environment_definition={env_def!r} must be an azureml.core.Environment, "
+                                         "e.g. Environment.from_conda_specification('env', 'conda.yml').")
+            return env_def._to_spec(self.source_directory)
+        request = self._environment_request(self.framework_version)
+        if conda is not None:  # est.conda_dependencies was changed after construction
+            if request.conda_file_text is not None:
+                request = attrs.evolve(request, conda_file_text=conda.serialize_to_string())
+            else:
+                request = attrs.evolve(
+                    request, pip_packages=tuple(conda.pip_options) + tuple(conda.pip_packages),
+                    conda_packages=tuple(c for c in conda.conda_packages if requirement_name(c) != "python"))
+        return resolve(request)
+
+    def _initial_conda_dependencies(self):
+        env_def = self._params["environment_definition"]
+        if env_def is not None:
+            return env_def.python.conda_dependencies  # v1: the definition's own object
+        if self._conda_file_text is not None:
+            return CondaDependencies._from_yaml_text(self._conda_file_text, "conda_dependencies_file")
+        return CondaDependencies.create(pip_packages=list(self._params["pip_packages"] or []),
+                                        conda_packages=list(self._params["conda_packages"] or []))
+
+    def _current_environment(self):
+        if self._params["environment_definition"] is not None:
+            return self._resolve_environment()
+        if self._conda != self._conda_as_built:
+            return self._resolve_environment(self._conda)
+        return self._environment
+
     def _environment_request(self, framework_version) -> EnvironmentRequest:
         p = self._params
         if p["custom_docker_base_image"] and not p["custom_docker_image"]:
@@ -152,10 +194,6 @@ class _EstimatorBase:
         if not p["use_docker"]:
             logger.warning("use_docker=False has no v2 equivalent: v2 jobs always run in a container (locally, "
                            "acpt-estimator runs in this Python environment either way).")
-        env_def = p["environment_definition"]
-        if env_def is not None and not isinstance(env_def, Environment):
-            raise UserErrorException(
-                f"environment_definition={env_def!r} must be an azureml.core.Environment.")
         return EnvironmentRequest(
             framework_version=framework_version if self._installs_torch else None,
             use_gpu=bool(p["use_gpu"]),
@@ -164,21 +202,50 @@ class _EstimatorBase:
             conda_packages=tuple(p["conda_packages"] or ()),
             pip_packages=tuple(p["pip_packages"] or ()),
             pip_requirements=self._pip_requirements,
-            conda_file_text=self._conda_file_text,
-            environment_definition=env_def)
+            conda_file_text=self._conda_file_text)
 
     # ---- the public surface -------------------------------------------------------------------------
     @property
     def run_config(self):
-        """v1 exposed a RunConfiguration; here the job spec plays that role."""
-        return self.to_job_spec()
+        """v1's RunConfiguration of this estimator. Its environment's conda dependencies are
+        ``est.conda_dependencies``, and changes to them, to ``target``, ``environment_variables`` and
+        ``max_run_duration_seconds`` reach the job."""
+        if self._run_config is None:
+            self._run_config = self._make_run_config()
+        return self._run_config
 
     @property
     def conda_dependencies(self):
-        from acpt_estimator.v1.core.conda_dependencies import CondaDependencies
+        """v1's ``CondaDependencies`` of the job's environment: edit it (``add_pip_package``,
+        ``remove_conda_package``, ...) before submitting and the job's environment follows."""
+        return self._conda
 
-        return CondaDependencies.create(pip_packages=self._params["pip_packages"],
-                                        conda_packages=self._params["conda_packages"])
+    def _make_run_config(self):
+        from acpt_estimator.v1.core.runconfig import RunConfiguration
+
+        p = self._params
+        rc = RunConfiguration(script=p["entry_script"], arguments=[str(a) for a in _flat(p["script_params"])])
+        rc.target = p["compute_target"] if p["compute_target"] is not None else "amlcompute"
+        rc.node_count = self._distribution.node_count
+        rc.max_run_duration_seconds = p["max_run_duration_seconds"]
+        rc._environment_variables = p["environment_variables"]  # the same dict: changes reach the job
+        rc.docker.shm_size = p["shm_size"]
+        rc.amlcompute.vm_size, rc.amlcompute.vm_priority = p["vm_size"], p["vm_priority"]
+        d = self._distribution
+        if d.kind == "mpi":
+            rc.framework, rc.communicator = "Python", "IntelMpi"
+            rc.mpi = dist.MpiConfiguration(d.process_count_per_node, d.node_count)
+        elif d.kind == "pytorch":
+            rc.framework, rc.communicator = "PyTorch", (d.backend or "nccl").capitalize()
+            rc.pytorch = dist.PyTorchConfiguration(d.backend or "nccl", d.world_size, d.node_count)
+        env = p["environment_definition"]
+        if env is None:
+            env = Environment("acpt-estimator-environment")
+            env.python.conda_dependencies = self._conda
+            env.python.user_managed_dependencies = bool(p["user_managed"])
+            env.docker.base_image = p["custom_docker_image"] or p["custom_docker_base_image"] or self._environment.image
+        rc.environment = env
+        return rc
 
     def to_job_spec(self, *, experiment_name=None, tags=None, **overrides) -> JobSpec:
         """The backend-neutral job; ``overrides`` are v1's per-submit script_params/inputs/data store."""
@@ -201,6 +268,10 @@ class _EstimatorBase:
             raise TrainingException(
                 "entry_script is required to run a job. Pass entry_script='train.py' (relative to source_directory).")
         target = p["compute_target"]
+        max_run = p["max_run_duration_seconds"]
+        if self._run_config is not None:  # est.run_config.target / .max_run_duration_seconds set by the user
+            rc_target = None if self._run_config.target == "amlcompute" else self._run_config.target
+            target, max_run = rc_target, self._run_config.max_run_duration_seconds
         target_name = target if isinstance(target, str) or target is None else getattr(target, "name", str(target))
         env_vars = {k: str(v) for k, v in (p["environment_variables"] or {}).items()}
         env_vars.update(self._framework_environment_variables())
@@ -212,9 +283,9 @@ class _EstimatorBase:
             outputs=outputs,
             environment_variables=env_vars,
             distribution=self._distribution,
-            environment=self._environment,
+            environment=self._current_environment(),
             compute=ComputeSpec(target=target_name, vm_size=p["vm_size"], vm_priority=p["vm_priority"]),
-            max_run_duration_seconds=p["max_run_duration_seconds"],
+            max_run_duration_seconds=max_run,
             shm_size=p["shm_size"] or (self._environment_definition_shm()),
             experiment_name=experiment_name,
             display_name=None,
@@ -232,6 +303,13 @@ class _EstimatorBase:
     def __repr__(self) -> str:
         return (f"{type(self).__name__}(source_directory={self.source_directory!r}, "
                 f"entry_script={self._params['entry_script']!r}, compute_target={self._params['compute_target']!r})")
+
+
+def _flat(script_params):
+    """script_params as v1's run_config.arguments listed them (dict items in order, lists as is)."""
+    if isinstance(script_params, dict):
+        return [x for k, v in script_params.items() for x in ((k,) if v in ("", None) else (k, v))]
+    return list(script_params or [])
 
 
 def _copied(value):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import re
+import warnings
 
 import attrs
 
@@ -77,11 +78,27 @@ class HyperDriveConfig:
         self._max_duration_minutes = max_duration_minutes
         self._policy = policy
         self._trial = estimator if estimator is not None else run_config
+        self._run_config = run_config
 
     # ---- accessors used by both backends ------------------------------------------------------------
     @property
     def estimator(self):
+        """The trial job (v1: the estimator; a ScriptRunConfig here too, which both backends run alike)."""
         return self._trial
+
+    @property
+    def run_config(self):
+        """The ScriptRunConfig given as ``run_config=`` (None for an estimator)."""
+        return self._run_config
+
+    @property
+    def pipeline(self):
+        """Always None: pipelines are refused at construction."""
+        return None
+
+    @property
+    def source_directory(self):
+        return getattr(self._trial, "source_directory", None)
 
     @property
     def primary_metric_config(self) -> dict:
@@ -120,6 +137,19 @@ class HyperDriveConfig:
 
         spec = self.trial_spec(experiment.name, tags)
         return submit_hyperdrive(self, experiment, backend_for(spec.compute.target), tags=tags)
+
+
+class HyperDriveRunConfig(HyperDriveConfig):
+    """DEPRECATED in v1: use ``HyperDriveConfig`` (same parameters)."""
+
+    def __init__(self, hyperparameter_sampling, primary_metric_name, primary_metric_goal, max_total_runs,
+                 max_concurrent_runs=None, max_duration_minutes=10080, policy=None, estimator=None, run_config=None,
+                 resume_from=None, resume_child_runs=None, pipeline=None, debug_flag=None, custom_run_id=None):
+        warnings.warn("HyperDriveRunConfig is deprecated. Please use HyperDriveConfig instead.", DeprecationWarning,
+                      stacklevel=2)
+        super().__init__(hyperparameter_sampling, primary_metric_name, primary_metric_goal, max_total_runs,
+                         max_concurrent_runs, max_duration_minutes, policy, estimator, run_config, resume_from,
+                         resume_child_runs, pipeline, debug_flag, custom_run_id)
 
 
 def _without_swept_flags(tokens, swept: set):

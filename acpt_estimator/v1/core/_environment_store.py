@@ -1,0 +1,130 @@
+"""Environment operations that need a place: the local registry, ``docker build`` and image details."""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import shutil
+import subprocess
+
+from acpt_estimator import environments as engine
+from acpt_estimator.backends.local import environments as registry
+from acpt_estimator.exceptions import UserErrorException
+
+logger = logging.getLogger(__name__)
+
+
+def register(env):
+    """A new local version of ``env.name`` unless the latest one has the same content."""
+    from acpt_estimator.v1.core.environment import Environment
+
+    known = registry.versions(env.name)
+    if known:
+        latest = Environment.load_from_directory(registry.version_folder(env.name, known[-1]))
+        if _content(latest) == _content(env):
+            return latest
+    version = env.version or str(int(known[-1]) + 1 if known else 1)
+    registered = env.clone(env.name)
+    registered.version = version
+    folder = registry.version_folder(env.name, version)
+    if os.path.isdir(folder):
+        raise UserErrorException(f"Environment {env.name}:{version} is already registered with other content; "
+                                 "set env.version = None to register a new version.")
+    registered.save_to_directory(folder)
+    return registered
+
+
+def get(name, version=None):
+    """The registered definition, or None when ``name`` is not in the local registry."""
+    from acpt_estimator.v1.core.environment import Environment
+
+    known = registry.versions(name)
+    if version is not None and str(version) not in known:
+        if known:
+            raise UserErrorException(f"Environment {name!r} has no version {version!r} in the local store; "
+                                     f"registered versions: {known}.")
+        return None
+    if not known:
+        return None
+    return Environment.load_from_directory(registry.version_folder(name, str(version or known[-1])))
+
+
+def latest_of_each() -> dict:
+    return {name: get(name) for name in registry.names()}
+
+
+def _content(env) -> str:
+    data = env._to_dict()
+    data.pop("version", None)
+    return json.dumps(data, sort_keys=True)
+
+
+def docker_build(env, platform=None, **kwargs):
+    """``docker build -t <name>:<version or content hash> <context>``; the build context is the one v2 would use."""
+    from acpt_estimator.backends.azureml.translate import write_build_context
+
+    if platform not in (None, "Linux", "linux"):
+        raise UserErrorException(f"Environment.build_local(platform={platform!r}): ACPT and v2 images are Linux; "
+                                 "pass platform=None or 'Linux'.")
+    if kwargs.get("useDocker") is False:
+        raise UserErrorException("Environment.build_local(useDocker=False) built a conda environment on this machine "
+                                 "in v1; local runs here use the current Python environment. Install the packages "
+                                 "with pip, or build the image with useDocker=True.")
+    docker = shutil.which("docker")
+    if docker is None:
+        raise UserErrorException(
+            f"Environment.build_local needs Docker to build environment {env.name!r}, and no 'docker' command is on "
+            "PATH. Install Docker (https://docs.docker.com/engine/install/) and start it, or build in the workspace "
+            "with env.build(ws).")
+    spec = _buildable(env._to_spec())
+    folder, dockerfile = write_build_context(spec)
+    tag = f"{env.name.lower()}:{env.version or spec.version}"
+    argv = [docker, "build", "--platform", "linux/amd64", "-t", tag, "-f", os.path.join(folder, dockerfile), folder]
+    logger.info("Building %s: %s", tag, " ".join(argv))
+    result = subprocess.run(argv)
+    if result.returncode != 0:
+        raise UserErrorException(f"docker build of environment {env.name!r} failed with exit code "
+                                 f"{result.returncode}; its output is above.")
+    return tag
+
+
+def _buildable(spec):
+    """Any environment as a Dockerfile build: an image (+ conda) becomes ``FROM image``, a curated one its ACPT image."""
+    if spec.kind == "build":
+        return spec
+    if spec.kind == "image":
+        return engine.dockerfile_environment(f"FROM {spec.image}", spec.conda_file)
+    acpt = engine.acpt_for_name(spec.name or "")
+    if acpt is None:
+        raise UserErrorException(f"Environment {spec.name!r} is registered in the workspace; its Dockerfile is not "
+                                 "known here. Build it with env.build(ws), or describe it with "
+                                 "Environment.from_docker_image(...).")
+    return engine.dockerfile_environment(f"FROM {acpt.image}", None)
+
+
+def image_details(env, workspace):
+    """v1's image details: the image a job of this environment runs in (or the Dockerfile that builds it)."""
+    from acpt_estimator.v1.core._environment_sections import DockerImageDetails
+    from acpt_estimator.v1.core.environment import _is_local
+
+    spec = env._to_spec()
+    image, version, dockerfile = spec.image, env.version, spec.dockerfile
+    if spec.kind == "curated":
+        acpt = engine.acpt_for_name(spec.name)
+        image = acpt.image if acpt is not None else None
+    elif spec.kind == "registered":
+        if _is_local(workspace):
+            raise UserErrorException(f"Environment {env.name!r} is not in the local store; register it first "
+                                     "(env.register(ws)).")
+        from acpt_estimator.backends.azureml.assets import environment_image
+
+        image, version = environment_image(workspace, spec.name, spec.version, spec.label)
+    registry = image.split("/", 1)[0] if image and "/" in image else None
+    return DockerImageDetails({
+        "imageExistsInRegistry": image is not None,
+        "dockerImage": {"name": image, "registry": {"address": registry} if registry else None},
+        "pythonEnvironment": {"interpreterPath": env.python.interpreter_path, "condaEnvironmentPath": None},
+        "ingredients": {"dockerfile": dockerfile},
+        "environment": {"name": env.name, "version": version},
+    })
