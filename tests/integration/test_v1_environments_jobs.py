@@ -1,0 +1,89 @@
+"""Environment recipes end to end: registered and submitted through the real MLClient (loopback fake), run
+locally through real processes, and the job runtime's tracking check as the job's first process."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from acpt_estimator.job_runtime import RUNTIME_DIR
+from acpt_estimator.v1.core.conda_dependencies import CondaDependencies
+from acpt_estimator.v1.core.environment import Environment
+from acpt_estimator.v1.core.experiment import Experiment
+from acpt_estimator.v1.core.script_run_config import ScriptRunConfig, get_run_config_from_script_run
+from acpt_estimator.v1.core.workspace import Workspace
+from tests.fake_aml.fixtures import *  # noqa: F401,F403
+
+pytestmark = pytest.mark.integration
+ENV_PUT = r"/environments/[^/]+/versions/[^/]+$"
+
+
+def test_register_names_the_asset_and_jobs_use_an_anonymous_content_addressed_one(fake_aml, cloud_workspace,
+                                                                                   make_project):
+    env = Environment("sklearn-env")
+    env.python.conda_dependencies = CondaDependencies.create(pip_packages=["scikit-learn==1.5.0"])
+    env.version = "1"
+    registered = env.register(workspace=cloud_workspace)
+    assert registered.version == "1" and registered.name == "sklearn-env"
+    put = [r for r in fake_aml.calls("PUT", ENV_PUT) if r.status in (200, 201)]
+    assert put[-1].path.endswith("/environments/sklearn-env/versions/1")
+    assert "scikit-learn==1.5.0" in put[-1].json()["properties"]["condaFile"]
+
+    run = Experiment(cloud_workspace, "env-exp").submit(
+        ScriptRunConfig(make_project(), script="train.py", compute_target="cpu-cluster", environment=env))
+    paths = [r.path for r in fake_aml.calls("PUT", ENV_PUT) if r.status in (200, 201)]
+    assert "/environments/CliV2AnonymousEnvironment/versions/" in paths[-1]
+    assert not any("acpt-pytorch-2.8" in p for p in paths)
+    body = [r for r in fake_aml.calls("PUT", r"/jobs/[^/]+$") if r.status in (200, 201)][-1].json()["properties"]
+    assert body["environmentId"].endswith(paths[-1].split("/workspaces/ws-fake")[-1])
+    assert get_run_config_from_script_run(run).target == "cpu-cluster"
+
+
+def _check(env, python_args=()):
+    full = {"PATH": os.environ.get("PATH", ""), "PYTHONPATH": RUNTIME_DIR, **env}
+    return subprocess.run([sys.executable, *python_args, "-m", "acpt_check_tracking"], env=full,
+                          capture_output=True, text=True, timeout=60)
+
+
+def test_tracking_check_fails_a_bare_image_at_start_with_the_fix():
+    bare = _check({}, ["-S"])  # -S: no site-packages, like an image with neither azureml-core nor MLflow
+    assert bare.returncode == 1
+    assert "pip install mlflow-skinny azureml-mlflow" in bare.stderr and "user_managed=False" in bare.stderr
+    assert _check({"ACPT_ESTIMATOR_REQUIRE_TRACKING": "0"}, ["-S"]).returncode == 0
+
+
+def test_tracking_check_passes_where_an_azureml_core_is_installed():
+    assert _check({}).returncode == 0  # this environment has an azureml.core (acpt-estimator's shims)
+
+
+def test_script_run_config_with_an_environment_runs_locally(tmp_path, monkeypatch):
+    monkeypatch.setenv("ACPT_ESTIMATOR_HOME", str(tmp_path / "store"))
+    monkeypatch.setenv("ACPT_ESTIMATOR_TARGET", "local")
+    source = tmp_path / "src"
+    source.mkdir()
+    (source / "train.py").write_text(textwrap.dedent("""
+        import os
+        from azureml.core.run import Run
+        run = Run.get_context()
+        run.log("flag", float(os.environ["FROM_ENV"]))
+        print("env var", os.environ["FROM_ENV"], flush=True)
+    """))
+    env = Environment.from_pip_requirements("local-env", str(_requirements(tmp_path)))
+    env.environment_variables = {"FROM_ENV": "7"}
+    ws = Workspace._local()
+    registered = env.register(ws)
+    src = ScriptRunConfig(str(source), script="train.py", environment=Environment.get(ws, "local-env"))
+    run = Experiment(ws, "local-env-exp").submit(src)
+    run.wait_for_completion()
+    assert registered.version == "1" and run.get_status() == "Completed"
+    assert run.get_metrics() == {"flag": 7.0}
+
+
+def _requirements(tmp_path):
+    path = tmp_path / "requirements.txt"
+    path.write_text("pyyaml\n")
+    return path
