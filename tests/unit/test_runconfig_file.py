@@ -80,7 +80,8 @@ def test_a_v1_runconfig_file_loads_and_every_field_reaches_the_v2_job(v1_project
     assert job.compute == "cpu-cluster" and job.resources.instance_count == 2
     assert job.distribution.process_count_per_instance == 2 and job.limits.timeout == 3600
     assert job.resources.shm_size == "2g"
-    assert job.environment_variables["RUN_VAR"] == "1" and job.environment_variables["EXAMPLE_ENV_VAR"] == "EXAMPLE_VALUE"
+    assert job.environment_variables["RUN_VAR"] == "1"
+    assert job.environment_variables["EXAMPLE_ENV_VAR"] == "EXAMPLE_VALUE"
     assert job.inputs["training_data"].path == "azureml://datastores/workspaceblobstore/paths/mnist/"
     assert job.inputs["training_data"].mode == "download"
     assert job.command.splitlines()[-1] == "python train.py --epochs 3"

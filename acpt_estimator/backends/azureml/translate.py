@@ -54,7 +54,7 @@ def environment_for(env: EnvironmentSpec, context_root: str | None = None):
 
 def environment_entity(env: EnvironmentSpec, context_root: str | None = None, *, name=None, version=None,
                        description=None):
-    """The v2 ``Environment`` for an image or build spec: anonymous unless ``name`` is given (``Environment.register``)."""
+    """The v2 ``Environment`` of an image or build spec: anonymous unless ``name`` is given (``env.register``)."""
     from azure.ai.ml.entities import BuildContext, Environment
 
     common = dict(name=name, version=version, description=description or env.description or None)

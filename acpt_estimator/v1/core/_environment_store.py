@@ -90,7 +90,7 @@ def docker_build(env, platform=None, **kwargs):
 
 
 def _buildable(spec):
-    """Any environment as a Dockerfile build: an image (+ conda) becomes ``FROM image``, a curated one its ACPT image."""
+    """Any environment as a Dockerfile build: an image (+ conda) is ``FROM image``, a curated one its ACPT image."""
     if spec.kind == "build":
         return spec
     if spec.kind == "image":

@@ -58,7 +58,7 @@ class HistoryConfiguration(_Fields):
 
 
 class DataReferenceConfiguration(_Fields):
-    """v1 ``DataReferenceConfiguration(datastore_name, mode='mount', path_on_datastore, path_on_compute, overwrite)``."""
+    """v1 ``DataReferenceConfiguration``: a datastore path and how the job sees it (``mode``)."""
 
     _defaults = {"datastore_name": None, "mode": "mount", "path_on_datastore": None, "path_on_compute": None,
                  "overwrite": False}
@@ -127,7 +127,8 @@ class MountOptions(_Fields):
 
 
 class RegistrationOptions(_Fields):
-    _defaults = {"name": None, "description": None, "tags": None, "properties": None, "dataset_registration_options": None}
+    _defaults = {"name": None, "description": None, "tags": None, "properties": None,
+                 "dataset_registration_options": None}
 
 
 class DatasetRegistrationOptions(_Fields):
@@ -167,7 +168,8 @@ HdiConfiguration = _refused_section(
     "HdiConfiguration", "HDInsight compute has no v2 command-job equivalent.",
     "Azure ML v2 Spark jobs: azure.ai.ml.spark(...)")
 SparkConfiguration = _refused_section(
-    "SparkConfiguration", "Spark runs have no v2 command-job equivalent.", "Azure ML v2 Spark jobs: azure.ai.ml.spark(...)")
+    "SparkConfiguration", "Spark runs have no v2 command-job equivalent.",
+    "Azure ML v2 Spark jobs: azure.ai.ml.spark(...)")
 ParallelTaskConfiguration = _refused_section(
     "ParallelTaskConfiguration", "parallel-task runs have no v2 command-job equivalent.",
     "a v2 parallel job: azure.ai.ml.parallel.parallel_run_function(...)")

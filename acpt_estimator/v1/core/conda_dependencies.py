@@ -254,7 +254,8 @@ class CondaDependencies:
         return path.replace("\\", "/")
 
     def save_to_file(self, base_directory, conda_file_path=None):
-        """DEPRECATED in v1 (use ``save``): writes under ``base_directory``, by default ``.azureml/auto_conda_dependencies.yml``."""
+        """DEPRECATED in v1 (use ``save``): writes under ``base_directory``, by default
+        ``.azureml/auto_conda_dependencies.yml``."""
         if not conda_file_path:
             folder = ".azureml" if not os.path.isdir(os.path.join(base_directory, "aml_config")) else "aml_config"
             os.makedirs(os.path.join(base_directory, folder), exist_ok=True)

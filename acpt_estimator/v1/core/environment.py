@@ -22,7 +22,6 @@ from acpt_estimator.v1.core._environment_sections import (  # noqa: F401 (v1 nam
     PythonEnvironment, PythonSection, RCranPackage, RGitHubPackage, RSection, SparkEnvironment, SparkPackage,
     SparkSection)
 from acpt_estimator.v1.core.conda_dependencies import CondaDependencies
-from acpt_estimator.v1.core.container_registry import ContainerRegistry
 
 logger = logging.getLogger(__name__)
 DEFAULT_CPU_IMAGE = engine.DEFAULT_CPU_IMAGE
@@ -347,55 +346,15 @@ class Environment:
 
     # ---- v1's dictionary form (azureml_environment.json) ---------------------------------------------
     def _to_dict(self) -> dict:
-        docker, python = self.docker, self.python
-        context = docker.build_context
-        return {
-            "name": self.name, "version": self.version, "environmentVariables": dict(self.environment_variables),
-            "python": {"userManagedDependencies": python.user_managed_dependencies,
-                       "interpreterPath": python.interpreter_path,
-                       "condaDependenciesFile": python.conda_dependencies_file,
-                       "baseCondaEnvironment": python.base_conda_environment,
-                       "condaDependencies": python.conda_dependencies.as_dict()},
-            "docker": {"enabled": docker.enabled, "baseImage": docker.base_image,
-                       "baseDockerfile": docker.base_dockerfile,
-                       "buildContext": None if context is None else {
-                           "locationType": getattr(context.location_type, "value", context.location_type),
-                           "location": context.location, "dockerfilePath": context.dockerfile_path},
-                       "sharedVolumes": docker.shared_volumes, "shmSize": docker.shm_size,
-                       "arguments": list(docker.arguments),
-                       "baseImageRegistry": (docker.base_image_registry._to_dict()
-                                             if isinstance(docker.base_image_registry, ContainerRegistry) else None),
-                       "platform": {"os": docker.platform.os, "architecture": docker.platform.architecture}},
-            "inferencingStackVersion": self.inferencing_stack_version,
-        }
+        from acpt_estimator.v1.core._environment_json import to_dict
+
+        return to_dict(self)
 
     @staticmethod
     def _from_dict(data: dict) -> "Environment":
-        env = Environment(data.get("name") or "environment", _skip_defaults=True)
-        env.version = data.get("version")
-        env.environment_variables = data.get("environmentVariables") or {}
-        env.inferencing_stack_version = data.get("inferencingStackVersion")
-        py, dk = data.get("python") or {}, data.get("docker") or {}
-        env.python.user_managed_dependencies = bool(py.get("userManagedDependencies", False))
-        env.python.interpreter_path = py.get("interpreterPath") or "python"
-        env.python.conda_dependencies_file = py.get("condaDependenciesFile")
-        env.python.base_conda_environment = py.get("baseCondaEnvironment")
-        if py.get("condaDependencies") is not None:
-            env.python.conda_dependencies = CondaDependencies(_underlying_structure=copy.deepcopy(py["condaDependencies"]))
-        context = dk.get("buildContext")
-        if context:
-            env.docker.build_context = DockerBuildContext(context.get("locationType"), context.get("location"),
-                                                          context.get("dockerfilePath") or "Dockerfile")
-        elif dk.get("baseDockerfile"):
-            env.docker.base_dockerfile = dk["baseDockerfile"]
-        else:
-            env.docker.base_image = dk.get("baseImage", DEFAULT_CPU_IMAGE)
-        env.docker.enabled = dk.get("enabled", False)
-        env.docker.shared_volumes = dk.get("sharedVolumes", True)
-        env.docker.shm_size = dk.get("shmSize")
-        env.docker.arguments = dk.get("arguments") or []
-        env.docker.base_image_registry = ContainerRegistry._from_dict(dk.get("baseImageRegistry")) or ContainerRegistry()
-        return env
+        from acpt_estimator.v1.core._environment_json import from_dict
+
+        return from_dict(Environment, data)
 
     def __repr__(self) -> str:
         return json.dumps(self._to_dict(), indent=4)
@@ -432,6 +391,6 @@ def yaml_load(text: str) -> dict:
     return data
 
 
-__all__ = ["DockerBuildContext", "DockerEnvironment", "DockerImageDetails", "DockerImagePlatform", "DockerSection",
-           "Environment", "EnvironmentReference", "ImageBuildDetails", "PythonEnvironment", "PythonSection",
+__all__ = ["CondaDependencies", "DockerBuildContext", "DockerEnvironment", "DockerImageDetails", "DockerImagePlatform",
+           "DockerSection", "Environment", "EnvironmentReference", "ImageBuildDetails", "PythonEnvironment", "PythonSection",
            "RCranPackage", "RGitHubPackage", "RSection", "SparkEnvironment", "SparkPackage", "SparkSection"]

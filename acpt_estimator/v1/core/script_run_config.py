@@ -230,7 +230,8 @@ def _command_text(command):
     return str(command)
 
 
-def submit(script_run_config, workspace, experiment_name, run_id=None, _parent_run_id=None, credential_passthrough=None):
+def submit(script_run_config, workspace, experiment_name, run_id=None, _parent_run_id=None,
+           credential_passthrough=None):
     """v1's submit function behind ``Experiment.submit(ScriptRunConfig)``."""
     if run_id is not None or _parent_run_id is not None:
         logger.warning("submit(run_id=...) is not used: v2 names the job (the run id is returned).")
