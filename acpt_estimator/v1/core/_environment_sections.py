@@ -15,6 +15,15 @@ logger = logging.getLogger(__name__)
 DEFAULT_SHM_SIZE = "2g"
 
 
+def variables_property(doc: str):
+    """v1's ``environment_variables`` property (on Environment and RunConfiguration): any mapping, kept as a dict."""
+
+    def set_variables(self, value):
+        self._environment_variables = dict(value or {})
+
+    return property(lambda self: self._environment_variables, set_variables, doc=doc)
+
+
 class PythonSection:
     """v1 ``PythonSection``: ``conda_dependencies`` (built into the job's image) or ``user_managed_dependencies``."""
 

@@ -20,7 +20,7 @@ from acpt_estimator.v1._refusal import refused
 from acpt_estimator.v1.core._environment_sections import (  # noqa: F401 (v1 names of this module)
     DockerBuildContext, DockerEnvironment, DockerImageDetails, DockerImagePlatform, DockerSection, ImageBuildDetails,
     PythonEnvironment, PythonSection, RCranPackage, RGitHubPackage, RSection, SparkEnvironment, SparkPackage,
-    SparkSection)
+    SparkSection, variables_property)
 from acpt_estimator.v1.core.conda_dependencies import CondaDependencies
 
 logger = logging.getLogger(__name__)
@@ -65,13 +65,7 @@ class Environment:
         self._environment_variables = {} if kwargs.get("_skip_defaults") else {"EXAMPLE_ENV_VAR": "EXAMPLE_VALUE"}
         self._reference = None  # (version, label, fingerprint) for Environment.get(...) of a name
 
-    @property
-    def environment_variables(self):
-        return self._environment_variables
-
-    @environment_variables.setter
-    def environment_variables(self, value):
-        self._environment_variables = dict(value or {})
+    environment_variables = variables_property("Variables set in the job's environment.")
 
     @property
     def is_registered_reference(self) -> bool:

@@ -15,6 +15,7 @@ from acpt_estimator.v1.core._runconfig_sections import (  # noqa: F401 (v1 names
     DataLocation, DataPath, DataReferenceConfiguration, Dataset, DatasetRegistrationOptions, DockerConfiguration,
     GlobsOptions, HdiConfiguration, HistoryConfiguration, KubernetesComputeConfiguration, MountOptions, OutputData,
     OutputOptions, ParallelTaskConfiguration, RegistrationOptions, SparkConfiguration, UploadOptions, Uri)
+from acpt_estimator.v1.core._environment_sections import variables_property
 from acpt_estimator.v1.core.container_registry import ContainerRegistry
 from acpt_estimator.v1.core.environment import Environment
 from acpt_estimator.v1.core.environment import Environment as EnvironmentDefinition  # v1 alias
@@ -74,14 +75,7 @@ class RunConfiguration:
     def target(self, value):
         self._target = value
 
-    @property
-    def environment_variables(self):
-        """Variables set for the run (on top of the environment's own)."""
-        return self._environment_variables
-
-    @environment_variables.setter
-    def environment_variables(self, value):
-        self._environment_variables = dict(value or {})
+    environment_variables = variables_property("Variables set for the run (on top of the environment's own).")
 
     @property
     def auto_prepare_environment(self):
