@@ -85,8 +85,8 @@ def test_image_alone_is_user_managed_and_the_job_checks_tracking_first(tmp_path)
     spec = ScriptRunConfig(SRC, script="train.py", environment=env).to_job_spec()
     assert spec.environment.user_managed
     lines = render_command(spec).splitlines()
-    assert lines[0].startswith('export PYTHONPATH="${{inputs.acpt_job_runtime}}')
-    assert lines[1] == "python -m acpt_check_tracking || exit 1"
+    runtime = next(i for i, ln in enumerate(lines) if ln.startswith('export PYTHONPATH="${{inputs.acpt_job_runtime}}'))
+    assert lines[runtime + 1] == "python -m acpt_check_tracking || exit 1" and lines[-1] == "python train.py"
 
 
 def test_dockerfile_recipe_builds_with_unix_line_endings(tmp_path):
