@@ -61,8 +61,8 @@ def test_mpi_estimator_becomes_one_v2_mpi_job(fake_aml, cloud_workspace, make_pr
                if "comp" not in r.query}
     assert {"horovod/__init__.py", "horovod/torch/optimizer.py"} <= shipped
     assert not [p for p in shipped if "__pycache__" in p or p.endswith(".pyc")]
-    assert body["command"].splitlines()[0] == \
-        'export PYTHONPATH="${{inputs.acpt_job_runtime}}${PYTHONPATH:+:${PYTHONPATH}}"'
+    assert body["command"].splitlines()[:2] == [
+        "mkdir -p 'outputs' 'logs'", 'export PYTHONPATH="${{inputs.acpt_job_runtime}}${PYTHONPATH:+:${PYTHONPATH}}"']
     assert re.search(r"/codes/[^/]+/versions/1$", body["codeId"])
     assert fake_aml.state.job_creations == 1
 
