@@ -7,6 +7,8 @@ import os
 
 from acpt_estimator import distribution as dist
 from acpt_estimator.arguments import DATA_TYPES, ArgumentBuilder
+from acpt_estimator.v1.core.datastore import Datastore
+from acpt_estimator.v1.data.data_reference import DataReference
 from acpt_estimator.v1.data.datapath import DataPath
 from acpt_estimator.v1.core.environment import Environment
 from acpt_estimator.exceptions import RunConfigurationException, TrainingException, UserErrorException
