@@ -43,7 +43,33 @@ def primary_series(child, name: str) -> list:
     return by_writer.get("rank_0") or by_writer[sorted(by_writer)[0]]
 
 
-class LocalHyperDriveRun(HyperDriveResults, Run):
+class _SweepRun(HyperDriveResults, Run):
+    """What a local sweep run is besides its trials: no files of its own."""
+
+    def get_portal_url(self) -> str:
+        from ..backends.local.store import home
+
+        return "file://" + home()
+
+    def get_file_names(self) -> list:
+        return []
+
+    def download_file(self, name, output_file_path=None, _validate_checksum=False) -> None:
+        raise UserErrorException(f"A HyperDrive run has no files of its own ({name!r}); download from a trial, "
+                                 "e.g. hd_run.get_best_run_by_primary_metric().download_file(...).")
+
+    def download_files(self, prefix=None, output_directory=None, output_paths=None, batch_size=100,
+                       append_prefix=True, timeout_seconds=None) -> None:
+        self.download_file(prefix or "")
+
+    def register_model(self, model_name, model_path=None, tags=None, properties=None, model_framework=None,
+                       model_framework_version=None, description=None, datasets=None, sample_input_dataset=None,
+                       sample_output_dataset=None, resource_configuration=None, **kwargs):
+        raise UserErrorException("Register the model from a trial: "
+                                 "hd_run.get_best_run_by_primary_metric().register_model(model_name, model_path).")
+
+
+class LocalHyperDriveRun(_SweepRun):
     """v1 ``HyperDriveRun`` over local trials; each trial is an ordinary LocalRun (see ``get_children``)."""
 
     def __init__(self, config, experiment, tags=None):
@@ -56,6 +82,7 @@ class LocalHyperDriveRun(HyperDriveResults, Run):
         self._stopped_at: dict = {}
         self._judged: dict = {}  # trial id -> reports already judged by the policy
         self._status = "Running"
+        self._error = None
         self._start_time = time.time()
         self._end_time = None
         self._cancel = threading.Event()
@@ -114,7 +141,8 @@ class LocalHyperDriveRun(HyperDriveResults, Run):
             for child in running:
                 child.cancel()
             self._status = "Failed"
-            self._events.put(f"HyperDrive scheduler failed: {err}")
+            self._error = f"HyperDrive scheduler failed: {err}"
+            self._events.put(self._error)
         finally:
             self._end_time = time.time()
             try:
@@ -171,7 +199,8 @@ class LocalHyperDriveRun(HyperDriveResults, Run):
             "hyperparameters": params, "earlyTerminated": dict(self._stopped_at),
             "primaryMetricConfig": cfg.primary_metric_config,
             "properties": self.get_details()["properties"],
-            "supervisor": {"pid": os.getpid(), "startTicks": procs.start_time(os.getpid())}})
+            "supervisor": {"pid": os.getpid(), "startTicks": procs.start_time(os.getpid())},
+            "error": {"code": "SystemError", "message": self._error} if self._error else None})
 
     def early_terminated(self) -> dict:
         """``{trial id: report number}`` of the trials the policy ended."""
@@ -213,30 +242,7 @@ class LocalHyperDriveRun(HyperDriveResults, Run):
             if child.get_status() not in TERMINAL_STATUSES:
                 child.cancel()
 
-    def get_portal_url(self) -> str:
-        from ..backends.local.store import home
-
-        return "file://" + home()
-
-    def get_file_names(self) -> list:
-        return []
-
-    def download_file(self, name, output_file_path=None, _validate_checksum=False) -> None:
-        raise UserErrorException(f"A HyperDrive run has no files of its own ({name!r}); download from a trial, "
-                                 "e.g. hd_run.get_best_run_by_primary_metric().download_file(...).")
-
-    def download_files(self, prefix=None, output_directory=None, output_paths=None, batch_size=100,
-                       append_prefix=True, timeout_seconds=None) -> None:
-        self.download_file(prefix or "")
-
-    def register_model(self, model_name, model_path=None, tags=None, properties=None, model_framework=None,
-                       model_framework_version=None, description=None, datasets=None, sample_input_dataset=None,
-                       sample_output_dataset=None, resource_configuration=None, **kwargs):
-        raise UserErrorException("Register the model from a trial: "
-                                 "hd_run.get_best_run_by_primary_metric().register_model(model_name, model_path).")
-
-
-class SavedHyperDriveRun(HyperDriveResults, Run):
+class SavedHyperDriveRun(_SweepRun):
     """A local sweep reopened from its record (``get_run(id)``): its trials, their metrics, the best one."""
 
     def __init__(self, paths):
@@ -293,6 +299,12 @@ class SavedHyperDriveRun(HyperDriveResults, Run):
 
     def get_tags(self) -> dict:
         return dict(self._record().get("tags") or {})
+
+    def cancel(self) -> None:
+        """Cancels the trials still running (their driver is another process, or gone)."""
+        for child in self.get_children():
+            if child.get_status() not in TERMINAL_STATUSES:
+                child.cancel()
 
     def wait_for_completion(self, show_output=False, wait_post_processing=False, raise_on_error=True) -> dict:
         while self.get_status() not in TERMINAL_STATUSES:

@@ -252,3 +252,19 @@ def test_inputs_without_bind_mounts_are_read_only_copies(tmp_path):
     assert os.stat(os.path.join(paths["d"], "a.txt")).st_mode & stat.S_IWUSR  # a download is writable
     _, mounts = materialize(spec, {"m": str(source), "d": str(source)}, str(tmp_path / "run2"), bind=True)
     assert [m.source for m in mounts] == [str(source)]
+
+
+def test_rank_counts_warn_past_the_cores_and_refuse_absurd_plans(caplog, monkeypatch):
+    from acpt_estimator.backends.local.launch import check_world_size
+    from acpt_estimator.exceptions import ExperimentExecutionException
+
+    dist = lambda nodes, per: PyTorch(".", entry_script="t.py", compute_target="local", node_count=nodes,
+                                      distributed_training=Mpi(per)).to_job_spec(experiment_name="e").distribution
+    check_world_size(dist(2, 4), cores=2)
+    assert not caplog.records
+    check_world_size(dist(4, 4), cores=2)
+    assert "starts 16 ranks on 2 core(s)" in caplog.text
+    with pytest.raises(ExperimentExecutionException, match=r"8000 ranks \(node_count=1000 x 8 per node\)"):
+        check_world_size(dist(1000, 8), cores=2)
+    monkeypatch.setenv("ACPT_ESTIMATOR_MAX_LOCAL_RANKS", "10000")
+    check_world_size(dist(1000, 8), cores=2)  # the limit is the user's to raise

@@ -276,7 +276,10 @@ def _register(supervisor: Supervisor) -> None:
         _active.add(supervisor)
         if not _hooked and hasattr(threading, "_register_atexit"):
             # Runs when the main thread is done, before non-daemon threads (our watchers) are joined.
-            threading._register_atexit(_at_shutdown)
+            try:
+                threading._register_atexit(_at_shutdown)
+            except RuntimeError:  # already shutting down: a sweep's scheduler submitting after the main thread ended
+                pass
             _hooked = True
     _install_handlers()
 
