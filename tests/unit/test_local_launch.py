@@ -211,16 +211,6 @@ def test_local_path_inputs_are_handed_over_and_registered_datasets_are_refused(t
         local_inputs.input_path(registered, str(tmp_path))
 
 
-def test_end_of_job_sweep_window_follows_cyclic_pid_allocation():
-    from acpt_estimator.backends.local.procs import _in_window
-
-    assert _in_window(5, (3, 7)) and _in_window(7, (3, 7))
-    assert not _in_window(3, (3, 7)) and not _in_window(8, (3, 7))
-    # The pid counter wrapped during the job: pids above the first reading or up to the last one count.
-    assert _in_window(32000, (31000, 50)) and _in_window(10, (31000, 50)) and not _in_window(100, (31000, 50))
-    assert _in_window(1, None)
-
-
 def test_mount_script_binds_read_only_then_execs_the_launcher():
     from acpt_estimator.backends.local.inputs import Mount
     from acpt_estimator.backends.local.launch import render_mount_script

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import signal
 import subprocess
 import time
 
@@ -102,29 +101,20 @@ class CgroupTracker:
                 continue
         return found
 
-    def end(self, grace: float, keep=()) -> None:
-        """SIGTERM every member (not ``keep``), then kill the whole cgroup after ``grace`` seconds."""
-        from .procs import signal_all
+    def end(self, grace: float) -> None:
+        """SIGTERM every member, then kill the whole cgroup after ``grace`` seconds."""
+        from .procs import terminate
 
-        signal_all([p for p in self.pids() if p not in keep], signal.SIGTERM)
-        deadline = time.monotonic() + grace
-        while time.monotonic() < deadline and any(p not in keep for p in self.pids()):
-            time.sleep(0.02)
-        self.kill()
+        terminate(self.pids, grace, self.kill)
 
     def kill(self) -> None:
-        from .procs import signal_all
+        from .procs import kill_all
 
         try:
             with open(os.path.join(self.path, "cgroup.kill"), "w", encoding="utf-8") as handle:
                 handle.write("1")  # atomic, recursive, and no process can fork its way out of it
         except OSError:  # kernels before 5.14 have no cgroup.kill
-            for _ in range(50):
-                left = self.pids()
-                if not left:
-                    break
-                signal_all(left, signal.SIGKILL)
-                time.sleep(0.02)
+            kill_all(self.pids)
 
     def release(self) -> None:
         _remove(self.path, timeout=2.0)

@@ -21,33 +21,16 @@ PR_SET_CHILD_SUBREAPER = 36
 TRACKING_VAR = "ACPT_ESTIMATOR_PROCESS_TRACKING"  # "subreaper" forces the fallback (tests, odd kernels)
 
 
-def last_pid() -> int:
-    """The pid the kernel handed out most recently (last field of /proc/loadavg)."""
-    with open("/proc/loadavg", "rb") as handle:
-        return int(handle.read().split()[-1])
-
-
-def _in_window(pid: int, window) -> bool:
-    """Whether ``pid`` was allocated in (first, last]; pids are handed out cyclically, so it may wrap."""
-    if window is None:
-        return True
-    first, last = window
-    return first < pid <= last if first <= last else (pid > first or pid <= last)
-
-
-def pids_with_env(name: str, value: str, window=None) -> list[int]:
-    """Pids (other than this process) whose initial environment holds ``name=value``.
-
-    ``window=(first, last)`` looks only at pids allocated between two ``last_pid()`` readings: enough for
-    a short job, whose processes were all created in between, and much cheaper than reading every process.
-    """
+def pids_with_env(name: str, value: str) -> list[int]:
+    """Pids (other than this process) whose initial environment holds ``name=value``: the job's marker, which
+    the subreaper fallback and a reopened run use too (a process may shed it; a cgroup it cannot)."""
     needle = f"{name}={value}".encode()
     me = os.getpid()
     found = []
     for entry in os.listdir("/proc"):
-        if not entry.isdigit() or int(entry) == me or not _in_window(int(entry), window):
+        if not entry.isdigit() or int(entry) == me:
             continue
-        # os.open/os.read rather than open(): this scan runs at the end of every job, on the launch path.
+        # os.open/os.read rather than open(): cheaper per process, and /proc holds many.
         try:
             fd = os.open(f"/proc/{entry}/environ", os.O_RDONLY)
         except OSError:  # gone, or not ours to read
@@ -70,12 +53,8 @@ def pids_with_env(name: str, value: str, window=None) -> list[int]:
 
 
 def _is_zombie(pid: str) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as handle:
-            stat = handle.read()
-    except OSError:
-        return True
-    return stat[stat.rfind(b")") + 2:stat.rfind(b")") + 3] in (b"Z", b"X")
+    info = _stat(int(pid))
+    return info is None or info[3] in (b"Z", b"X")
 
 
 def job_pids(run_id: str) -> list[int]:
@@ -83,12 +62,6 @@ def job_pids(run_id: str) -> list[int]:
     from .launch import marker
 
     return pids_with_env(*marker(run_id))
-
-
-def end_job(run_id: str, grace: float = 2.0, extra_pids=(), window=None) -> list[int]:
-    from .launch import marker
-
-    return end_marked(*marker(run_id), grace=grace, extra_pids=extra_pids, window=window)
 
 
 def signal_all(pids, sig: int) -> None:
@@ -99,29 +72,25 @@ def signal_all(pids, sig: int) -> None:
             pass
 
 
-def end_marked(name: str, value: str, grace: float = 2.0, extra_pids=(), window=None) -> list[int]:
-    """SIGTERM every marked process (and ``extra_pids``), SIGKILL what is left after ``grace`` seconds.
+def terminate(find, grace: float, kill=None) -> None:
+    """SIGTERM whatever ``find()`` lists, so scripts can clean up; after ``grace`` seconds, ``kill()``.
 
-    Returns the pids that were still alive at the first scan. Loops until none is left, so that a
-    process forked while we were killing is caught too.
+    ``kill`` defaults to SIGKILL until ``find()`` is empty, which also catches a process forked meanwhile.
     """
-    first = pids_with_env(name, value, window)
-    targets = set(first) | set(extra_pids)
-    if not targets:
-        return first
-    signal_all(targets, signal.SIGTERM)
+    signal_all(find(), signal.SIGTERM)
     deadline = time.monotonic() + grace
-    while time.monotonic() < deadline:
-        if not pids_with_env(name, value) and not any(_alive(p) for p in extra_pids):
-            return first
+    while time.monotonic() < deadline and find():
         time.sleep(0.02)
+    (kill or (lambda: kill_all(find)))()
+
+
+def kill_all(find) -> None:
     for _ in range(50):
-        left = pids_with_env(name, value) + [p for p in extra_pids if _alive(p)]
+        left = find()
         if not left:
-            break
+            return
         signal_all(left, signal.SIGKILL)
         time.sleep(0.02)
-    return first
 
 
 def _alive(pid: int) -> bool:
@@ -237,21 +206,8 @@ class SubreaperTracker:
             live.append(pid)
         return live
 
-    def end(self, grace: float, keep=()) -> None:
-        targets = [p for p in self.pids() if p not in keep]
-        signal_all(targets, signal.SIGTERM)
-        deadline = time.monotonic() + grace
-        while time.monotonic() < deadline and any(p not in keep for p in self.pids()):
-            time.sleep(0.02)
-        self.kill(keep)
-
-    def kill(self, keep=()) -> None:
-        for _ in range(50):
-            left = [p for p in self.pids() if p not in keep]
-            if not left:
-                break
-            signal_all(left, signal.SIGKILL)
-            time.sleep(0.02)
+    def end(self, grace: float) -> None:
+        terminate(self.pids, grace)
 
     def release(self) -> None:
         _roots.discard(self.root)
@@ -294,7 +250,7 @@ class _Leftovers:
             self.cgroup.end(grace)
             self.cgroup.release()
         else:
-            end_marked(*self.marker, grace=grace)
+            terminate(lambda: pids_with_env(*self.marker), grace)
 
 
 def tracker_from_record(run_id: str, described: dict | None) -> _Leftovers:
