@@ -67,6 +67,8 @@ def test_a_missing_workspace_is_told_apart_from_a_missing_compute_by_the_error_c
         ComputeTarget(workspace=ws, name="gpu-cluster")
     assert f"Workspace {workspace_name!r} was not found in resource group {resource_group!r}" in info.value.message
     assert fake_aml.calls("GET", r"/computes/gpu-cluster$")[0].status == 404
+    with pytest.raises(WorkspaceException, match=f"Workspace {workspace_name!r} was not found"):
+        ws.get_details()  # the 404 of the workspace's own URL
 
 
 def test_datastores_are_checked_against_the_workspace(fake_aml, cloud_workspace):
