@@ -120,3 +120,13 @@ def test_blobs_without_md5_are_compared_by_size_then_left_alone_as_v1_did(cloud_
     assert blobs.blobs[root + "same.txt"] == b"1234"
     ds.upload(src_dir=str(data), target_path="other", overwrite=True, show_progress=False)
     assert blobs.blobs[root + "same.txt"] == b"abcd" and blobs.md5[root + "same.txt"]
+
+
+def test_a_storage_account_that_refuses_the_upload_says_which_role_to_ask_for(cloud_workspace, fake_aml, tmp_path):
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "a.txt").write_text("a")
+    fake_aml.fail_next("PUT", r"^/blob/fakeaccount/azureml-blobstore-fake/denied/a\.txt$", 403)
+    with pytest.raises(UserErrorException, match=r"refused the upload .*'Storage Blob Data Contributor'"):
+        cloud_workspace.get_default_datastore().upload(src_dir=str(data), target_path="denied", show_progress=False)
+    assert "fakeaccount/azureml-blobstore-fake/denied/a.txt" not in fake_aml.state.blobs.blobs

@@ -2,7 +2,7 @@
 
 import pytest
 
-from acpt_estimator.backends.azureml.client import _first_line, readable
+from acpt_estimator.backends.azureml.client import first_line, readable
 
 
 class _SdkError(Exception):
@@ -13,11 +13,11 @@ class _SdkError(Exception):
 
 def test_first_line_skips_colour_codes_and_blank_lines():
     err = _SdkError("\x1b[37m\n\x1b[30m\n1) Resource was not found.\x1b[39m\n\nDetails: ...")
-    assert _first_line(err) == "1) Resource was not found."
+    assert first_line(err) == "1) Resource was not found."
 
 
 def test_first_line_of_an_empty_message_is_the_class_name():
-    assert _first_line(_SdkError("\x1b[37m\n")) == "_SdkError"
+    assert first_line(_SdkError("\x1b[37m\n")) == "_SdkError"
 
 
 def test_an_sdk_validation_error_keeps_what_is_wrong_and_how_to_fix_it():

@@ -73,11 +73,11 @@ def azure_errors(workspace, action: str):
     except ClientAuthenticationError as err:
         raise WorkspaceException(
             f"Could not get an Azure access token to {action} in workspace {workspace.name!r} "
-            f"({_first_line(err)}). {_SIGN_IN_HELP} (To see every credential that was tried: "
+            f"({first_line(err)}). {_SIGN_IN_HELP} (To see every credential that was tried: "
             "logging.getLogger('azure.identity').setLevel(logging.INFO).)") from None
     except ServiceRequestError as err:
         raise WorkspaceException(
-            f"Could not reach Azure ML to {action} ({_first_line(err)}). Check the network connection and "
+            f"Could not reach Azure ML to {action} ({first_line(err)}). Check the network connection and "
             "any proxy settings (HTTPS_PROXY), then retry.") from None
     except ResourceNotFoundError as err:
         if workspace_missing(err, workspace):
@@ -90,11 +90,11 @@ def azure_errors(workspace, action: str):
         status = getattr(err, "status_code", None)
         if status in (401, 403):
             raise WorkspaceException(
-                f"Azure ML refused to {action} in workspace {workspace.name!r} (HTTP {status}: {_first_line(err)}). "
+                f"Azure ML refused to {action} in workspace {workspace.name!r} (HTTP {status}: {first_line(err)}). "
                 "Ask for the 'AzureML Data Scientist' role on the workspace, or sign in as another identity. "
                 + _SIGN_IN_HELP) from None
         raise ExperimentExecutionException(
-            f"Azure ML could not {action} (HTTP {status}: {_first_line(err)}).") from None
+            f"Azure ML could not {action} (HTTP {status}: {first_line(err)}).") from None
 
 
 # ARM's codes for a missing workspace or one of its parents (a sub-resource of a missing workspace answers
@@ -152,7 +152,7 @@ def readable(err, limit: int = 600) -> str:
     return _clip(" ".join(_meaningful_lines(err)), limit)
 
 
-def _first_line(err) -> str:
+def first_line(err) -> str:
     """The first line that says something (HTTP errors: the OData code and message)."""
     return _clip(_meaningful_lines(err)[0], 300)
 

@@ -8,7 +8,7 @@ import os
 
 from ...datastore_paths import short_datastore_uri
 from ...exceptions import UserErrorException
-from .client import azure_errors, ml_client
+from .client import first_line, azure_errors, ml_client
 
 
 def _container(workspace, datastore_name: str):
@@ -63,7 +63,7 @@ def upload(workspace, datastore_name: str, src_dir: str, target_path: str | None
     Every blob is stored with its Content-MD5 (block uploads over 64 MiB get none from the service), so a rerun
     recognises it.
     """
-    from azure.core.exceptions import ServiceRequestError
+    from azure.core.exceptions import HttpResponseError, ServiceRequestError
     from azure.storage.blob import ContentSettings
 
     container, account_url = _container(workspace, datastore_name)
@@ -94,7 +94,16 @@ def upload(workspace, datastore_name: str, src_dir: str, target_path: str | None
     except ServiceRequestError as err:
         raise UserErrorException(
             f"Could not reach the storage account of datastore {datastore_name!r} at {account_url} "
-            f"({str(err).splitlines()[0]}). Check the network/firewall settings of the storage account.") from None
+            f"({first_line(err)}). Check the network/firewall settings of the storage account.") from None
+    except HttpResponseError as err:
+        if err.status_code == 403:
+            raise UserErrorException(
+                f"The storage account of datastore {datastore_name!r} ({account_url}) refused the upload "
+                f"({first_line(err)}). Ask for the 'Storage Blob Data Contributor' role on it, or register the "
+                "datastore with an account key or SAS token.") from None
+        raise UserErrorException(
+            f"Uploading to datastore {datastore_name!r} at {account_url} failed (HTTP {err.status_code}: "
+            f"{first_line(err)}); files already sent are skipped when you rerun the upload.") from None
     return todo
 
 
