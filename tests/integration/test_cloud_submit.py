@@ -194,3 +194,22 @@ def test_azure_identity_chain_failure_is_not_dumped_on_the_user(fake_aml, make_p
         Experiment(ws, "chain").submit(PyTorch(make_project(), entry_script="train.py", compute_target="cpu",
                                                use_gpu=True))
     assert not [r for r in caplog.records if r.name.startswith("azure.identity")]
+
+
+def test_a_job_the_sdk_rejects_says_what_is_wrong_without_colour_codes(fake_aml, cloud_workspace, tmp_path):
+    from azure.ai.ml import Input, command
+
+    from acpt_estimator.backends.azureml.client import azure_errors, ml_client
+    from acpt_estimator.exceptions import ExperimentExecutionException
+
+    node = command(command="python a.py ${{inputs.d}}", compute="cpu", experiment_name="rejected",
+                   environment=CURATED, inputs={"d": Input(type="uri_folder", path=str(tmp_path / "gone"))})
+    with pytest.raises(ExperimentExecutionException) as info:
+        with azure_errors(cloud_workspace, "submit a run to experiment 'rejected'"):
+            ml_client(cloud_workspace).jobs.create_or_update(node, skip_validation=True)
+    message = info.value.message
+    assert message.startswith("Azure ML could not submit a run to experiment 'rejected': 1) One or more files or "
+                              "folders do not exist. (x) There is no dir on target path: ")
+    assert "Double-check the directory path" in message
+    assert "\x1b[" not in message and "If using the CLI" not in message and "\n" not in message
+    assert fake_aml.calls("PUT", JOB_PUT) == []

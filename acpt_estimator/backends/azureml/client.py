@@ -95,6 +95,17 @@ def azure_errors(workspace, action: str):
                 + _SIGN_IN_HELP) from None
         raise ExperimentExecutionException(
             f"Azure ML could not {action} (HTTP {status}: {first_line(err)}).") from None
+    except _sdk_errors() as err:  # azure-ai-ml's own (validation) errors: colour-coded, multi-line templates
+        kind = UserErrorException if type(err).__name__ == "ValidationException" else ExperimentExecutionException
+        raise kind(f"Azure ML could not {action}: {readable(err)}") from None
+
+
+def _sdk_errors() -> tuple:
+    try:
+        from azure.ai.ml.exceptions import MlException
+    except ImportError:  # only azure-core is installed: nothing of azure-ai-ml's can be raised
+        return ()
+    return (MlException,)
 
 
 # ARM's codes for a missing workspace or one of its parents (a sub-resource of a missing workspace answers

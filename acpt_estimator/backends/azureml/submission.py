@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-from ...exceptions import ExperimentExecutionException
 from ...names import new_run_id
 from ...snapshot_guard import check_snapshot
-from .client import azure_errors, ml_client, readable
+from .client import azure_errors, ml_client
 
 
 def submit(spec, experiment):
     """Create the job and return a CloudRun at once, like v1's ``experiment.submit``."""
-    from azure.ai.ml.exceptions import MlException
-
     from .run import CloudRun
     from .translate import to_command
 
@@ -21,13 +18,9 @@ def submit(spec, experiment):
     node = to_command(spec)  # runs both SDK validations, so create_or_update can skip its own
     node.name = new_run_id(experiment.name)
     node.experiment_name = experiment.name
-    try:
-        with azure_errors(workspace, f"submit a run to experiment {experiment.name!r}"):
-            # The job name is fixed before the call: azure-core's retries of a 429/503 re-PUT the same job.
-            created = client.jobs.create_or_update(node, skip_validation=True)
-    except MlException as err:
-        raise ExperimentExecutionException(
-            f"Azure ML could not submit the run: {readable(err)}") from None
+    with azure_errors(workspace, f"submit a run to experiment {experiment.name!r}"):
+        # The job name is fixed before the call: azure-core's retries of a 429/503 re-PUT the same job.
+        created = client.jobs.create_or_update(node, skip_validation=True)
     return CloudRun(experiment, created.name, job=created)
 
 
