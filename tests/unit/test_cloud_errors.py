@@ -40,3 +40,16 @@ def test_an_sdk_validation_error_keeps_what_is_wrong_and_how_to_fix_it():
 ])
 def test_service_errors_drop_the_repeated_code_and_long_ones_are_clipped(message, expected):
     assert readable(_SdkError(message)) == expected
+
+
+def test_an_sdk_validation_error_inside_a_cloud_call_is_a_user_error_naming_the_action():
+    from azure.ai.ml.exceptions import ValidationException
+
+    from acpt_estimator.backends.azureml.client import azure_errors
+    from acpt_estimator.exceptions import UserErrorException
+
+    with pytest.raises(UserErrorException) as info:
+        with azure_errors(object(), "register model 'mnist'"):
+            raise ValidationException(message="\x1b[31mModel path outputs/m.pt is not valid\x1b[39m\n",
+                                      no_personal_data_message="x")
+    assert info.value.message == "Azure ML could not register model 'mnist': Model path outputs/m.pt is not valid"

@@ -96,7 +96,9 @@ def azure_errors(workspace, action: str):
         raise ExperimentExecutionException(
             f"Azure ML could not {action} (HTTP {status}: {first_line(err)}).") from None
     except _sdk_errors() as err:  # azure-ai-ml's own (validation) errors: colour-coded, multi-line templates
-        kind = UserErrorException if type(err).__name__ == "ValidationException" else ExperimentExecutionException
+        from azure.ai.ml.exceptions import ValidationException
+
+        kind = UserErrorException if isinstance(err, ValidationException) else ExperimentExecutionException
         raise kind(f"Azure ML could not {action}: {readable(err)}") from None
 
 
