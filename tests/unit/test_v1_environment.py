@@ -213,3 +213,15 @@ def test_environment_entity_is_anonymous_for_inline_environments(tmp_path):
     spec = Environment.from_docker_image("named.with.dots", "me/img:1")._to_spec()
     entity = environment_for(spec, str(tmp_path))
     assert entity.name == "CliV2AnonymousEnvironment" and entity.image == "me/img:1"
+
+
+def test_v1_fields_without_a_v2_field_are_said_not_dropped_silently(tmp_path, caplog):
+    env = Environment.from_docker_image("custom-python", "me/img:1")
+    env.python.interpreter_path = "/opt/venv/bin/python"
+    src = ScriptRunConfig(SRC, script="train.py", environment=env)
+    src.run_config.credential_passthrough = True
+    with caplog.at_level(logging.WARNING):
+        src.to_job_spec()
+    assert "python.interpreter_path is not used by v2 jobs" in caplog.text and "ENV PATH" in caplog.text
+    assert "run_config.credential_passthrough is not carried" in caplog.text
+    assert "UserIdentityConfiguration" in caplog.text

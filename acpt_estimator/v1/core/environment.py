@@ -299,6 +299,7 @@ class Environment:
         return attrs.evolve(spec, name=self.name) if spec.name in _GENERIC_NAMES else spec
 
     def _definition_spec(self, source_directory) -> EnvironmentSpec:
+        self._warn_unmapped()
         conda_text = None if self.python.user_managed_dependencies else self._conda_text(source_directory)
         docker, described = self.docker, f"environment {self.name!r}"
         if docker.build_context is not None:
@@ -310,6 +311,20 @@ class Environment:
         user_pip = tuple(p for p in self.python.conda_dependencies.pip_packages
                          if p not in engine.RUNTIME_PIP_PACKAGES) if conda_text else ()
         return engine.image_environment(self._image(), conda_text, pip_packages=user_pip, description=described)
+
+    def _warn_unmapped(self) -> None:
+        """v1 fields with no v2 environment field: said, never dropped silently."""
+        unmapped = {
+            "python.interpreter_path": (self.python.interpreter_path not in (None, "python"),
+                                        "v2 runs 'python' from PATH; put yours first with ENV PATH=... in a Dockerfile"),
+            "python.base_conda_environment": (bool(self.python.base_conda_environment),
+                                              "v2 builds the conda environment from scratch on the image"),
+            "docker.arguments": (bool(self.docker.arguments),
+                                 "pass docker_args=... to azure.ai.ml.command(...) in a native v2 job"),
+        }
+        for field, (used, fix) in unmapped.items():
+            if used:
+                logger.warning("Environment %r: %s is not used by v2 jobs (%s).", self.name, field, fix)
 
     def _conda_text(self, source_directory):
         path = self.python.conda_dependencies_file

@@ -73,7 +73,7 @@ class ScriptRunConfig:
 
     @property
     def identity(self):
-        """The identity the job runs as (``run_config.identity``): v2 ``identity=`` (None: the compute's)."""
+        """``run_config.identity``; not carried into v2 jobs (a warning at submit names v2's ``identity=``)."""
         return self.run_config.identity
 
     @identity.setter
@@ -128,6 +128,7 @@ class ScriptRunConfig:
             tokens += [Literal("--resume-from"), builder.add_data(reference)]
         for name, value in list(rc.data_references.items()) + list(rc.data.items()) + list(rc.output_data.items()):
             builder.add_data(_run_config_data(name, value))
+        _warn_unmapped(rc)
         env = rc.environment if rc.environment is not None else Environment(name="default-environment")
         variables = {str(k): str(v) for k, v in (env.environment_variables or {}).items()}
         variables.update({str(k): str(v) for k, v in (rc.environment_variables or {}).items()})
@@ -151,6 +152,22 @@ class ScriptRunConfig:
     def __repr__(self) -> str:
         return (f"ScriptRunConfig(source_directory={self.source_directory!r}, script={self.script!r}, "
                 f"compute_target={self.run_config.target!r})")
+
+
+def _warn_unmapped(rc: RunConfiguration) -> None:
+    """run_config fields with no JobSpec field: said, never dropped silently."""
+    docker = rc.docker if isinstance(rc.docker, DockerConfiguration) else None
+    unmapped = {
+        "docker.arguments": (bool(docker and docker.arguments), "docker_args=... on azure.ai.ml.command(...)"),
+        "credential_passthrough": (bool(rc.credential_passthrough), "identity=UserIdentityConfiguration() on "
+                                   "azure.ai.ml.command(...)"),
+        "identity": (rc.identity is not None, "identity=... on azure.ai.ml.command(...)"),
+        "services": (bool(rc.services), "services={...} (JupyterLabJobService, SshJobService) on azure.ai.ml.command"),
+    }
+    for field, (used, replacement) in unmapped.items():
+        if used:
+            logger.warning("run_config.%s is not carried into the v2 job by acpt-estimator; in a native v2 job use %s "
+                           "(acpt-estimator convert writes one to edit).", field, replacement)
 
 
 def _environment_spec(env, source_directory):
