@@ -131,3 +131,18 @@ def test_deprecated_and_v1_properties_are_there():
     rc = RunConfiguration()
     assert rc.auto_prepare_environment is True and rc.target == "local" and rc.environment_variables == {}
     assert "framework: Python" in str(rc)
+
+
+def test_run_config_data_and_output_data_become_job_inputs_and_outputs(tmp_path):
+    from acpt_estimator.v1.core.runconfig import Data, DataLocation, DataPath, OutputData
+
+    rc = RunConfiguration(script="train.py")
+    rc.data["images"] = Data(data_location=DataLocation(datapath=DataPath("workspaceblobstore", "images/")),
+                             mechanism="download")
+    rc.output_data["results"] = OutputData(output_location=DataLocation(datapath=DataPath("workspaceblobstore",
+                                                                                          "results/")))
+    job = to_command(ScriptRunConfig(SRC, run_config=rc).to_job_spec(), context_root=str(tmp_path))._to_job()
+    assert job.inputs["images"].path == "azureml://datastores/workspaceblobstore/paths/images/"
+    assert job.inputs["images"].mode == "download"
+    assert job.outputs["results"].path == "azureml://datastores/workspaceblobstore/paths/results/"
+    assert 'AZUREML_DATAREFERENCE_results="${{outputs.results}}"' in job.command
