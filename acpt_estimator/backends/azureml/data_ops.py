@@ -211,12 +211,11 @@ def list_blobs(workspace, datastore_name: str, prefix: str) -> list[str]:
         return sorted(b.name for b in container.list_blobs(name_starts_with=prefix or None))
 
 
-def download_blobs(workspace, datastore_name: str, items, target: str) -> None:
-    """Download (blob name, relative path) pairs into ``target``/relative path."""
+def download_blobs(workspace, datastore_name: str, items) -> None:
+    """Download (blob name, local file) pairs (the caller checked each local path)."""
     container, account_url = _container(workspace, datastore_name)
     with _reachable(datastore_name, account_url):
-        for name, rel in items:
-            dest = os.path.join(target, *rel.split("/"))
+        for name, dest in items:
             os.makedirs(os.path.dirname(dest), exist_ok=True)
             with open(dest, "wb") as handle:
                 container.download_blob(name).readinto(handle)
@@ -224,14 +223,23 @@ def download_blobs(workspace, datastore_name: str, items, target: str) -> None:
 
 @contextlib.contextmanager
 def _reachable(datastore_name: str, account_url: str):
-    from azure.core.exceptions import ServiceRequestError
+    """Storage errors while reading a datastore (dataset files), as messages naming the account and the fix."""
+    from azure.core.exceptions import HttpResponseError, ServiceRequestError
 
     try:
         yield
     except ServiceRequestError as err:
         raise UserErrorException(
             f"Could not reach the storage account of datastore {datastore_name!r} at {account_url} "
-            f"({str(err).splitlines()[0]}). Check the network/firewall settings of the storage account.") from None
+            f"({first_line(err)}). Check the network/firewall settings of the storage account.") from None
+    except HttpResponseError as err:
+        if err.status_code == 403:
+            raise UserErrorException(
+                f"The storage account of datastore {datastore_name!r} ({account_url}) refused the read "
+                f"({first_line(err)}). Ask for the 'Storage Blob Data Reader' role on it, or register the "
+                "datastore with an account key or SAS token.") from None
+        raise UserErrorException(f"Reading datastore {datastore_name!r} at {account_url} failed (HTTP "
+                                 f"{err.status_code}: {first_line(err)}).") from None
 
 
 def last_modified(workspace, datastore_name: str, names: list):

@@ -45,7 +45,7 @@ def fetch(entries, target: str | None = None, overwrite: bool = True) -> list[tu
     """[(local path, relative path)]: local files as they are (or copied into ``target``), blobs downloaded."""
     result, blobs = [], {}
     for source, rel in entries:
-        dest = os.path.join(target, *rel.split("/")) if target else None
+        dest = _destination(target, rel) if target else None
         if dest and os.path.exists(dest) and not overwrite:
             raise UserErrorException(
                 f"download: {dest} already exists. Pass overwrite=True to replace it, or another target_path.")
@@ -61,6 +61,15 @@ def fetch(entries, target: str | None = None, overwrite: bool = True) -> list[tu
 
         target = target or tempfile.mkdtemp(prefix="acpt-dataset-")
         for datastore, items in blobs.values():
-            data_ops.download_blobs(datastore.workspace, datastore.name, items, target)
-            result += [(os.path.join(target, *rel.split("/")), rel) for _, rel in items]
+            pairs = [(name, _destination(target, rel)) for name, rel in items]
+            data_ops.download_blobs(datastore.workspace, datastore.name, pairs)
+            result += [(_destination(target, rel), rel) for _, rel in items]
     return result
+
+
+def _destination(target: str, rel: str) -> str:
+    """Where a dataset file goes under ``target``; a blob or file name leading out of it is refused."""
+    from acpt_estimator.paths import contained
+
+    return contained(target, rel, parameter="dataset file", what="the download folder",
+                     fix="Download into a folder of its own, or rename the file in the datastore.")
