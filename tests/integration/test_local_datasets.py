@@ -36,14 +36,14 @@ def test_tabular_and_file_inputs_and_outputs_in_a_script_run_config(workspace, t
         .read_delimited_files().register_on_complete("setosa")
     config = ScriptRunConfig(SRC, script="train.py", compute_target="local", arguments=[
         "--iris", iris.as_named_input("iris"), "--images", images.as_named_input("images").as_mount(),
-        "--output", summary, "--prepared", prepared])
+        "--output", summary, "--prepared", prepared, "--pictures", images.as_named_input("pictures")])
     run = Experiment(workspace, "datasets").submit(config)
     assert run.wait_for_completion()["status"] == "Completed", run.get_details()
 
     landed = tmp_path / ".acpt" / "datastores" / "workspaceblobstore" / "summaries" / run.id / "summary.json"
     seen = json.loads(landed.read_text())  # uploaded to the datastore folder after the job
     assert seen == {"rows": 3, "species": ["setosa", "virginica"], "same_by_id": True, "images": ["cat.png"],
-                    "images_is_path": True}
+                    "images_is_path": True, "pictures": ["/cat.png"]}
     registered = Dataset.get_by_name(workspace, "summary")
     assert registered.to_path() == ["/summary.json"] and registered.tags == {"kind": "json"}
     setosa = Dataset.get_by_name(workspace, "setosa")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 
 import pandas
@@ -145,3 +146,49 @@ def test_bad_input_names_the_parameter_and_the_fix(ws):
 ])
 def test_v1_path_globs(path, expected):
     assert [shown for _, shown in select(["d/a.csv", "d/x/b.csv", "e/c.csv"], path)] == expected
+
+
+def test_outputs_in_arguments_and_script_params_become_job_outputs(ws):
+    from acpt_estimator import PyTorch
+    from acpt_estimator.spec import OutputRef
+    from acpt_estimator.v1.core.script_run_config import ScriptRunConfig
+    from acpt_estimator.v1.data import OutputFileDatasetConfig
+
+    ds = ws.get_default_datastore()
+    default = OutputFileDatasetConfig(name="model")
+    config = ScriptRunConfig(".", script="t.py", arguments=["--out", default.register_on_complete("m")])
+    spec = config.to_job_spec(experiment_name="e")
+    (output,) = spec.outputs
+    assert spec.arguments[1] == OutputRef("model") and output.mode == "mount"
+    assert output.path_on_datastore == "dataset/{run-id}/{output-name}" and output.datastore == "workspaceblobstore"
+    assert json.loads(output.registration)["name"] == "m"
+    est = PyTorch(".", entry_script="t.py", compute_target="local",
+                  script_params={"--out": OutputFileDatasetConfig(destination=(ds, "o/{run-id}")).as_upload(True)})
+    (upload,) = est.to_job_spec(experiment_name="e").outputs
+    assert (upload.mode, upload.overwrite, upload.path_on_datastore) == ("upload", True, "o/{run-id}")
+    with pytest.raises(UserErrorException, match="depends on the run id"):
+        OutputFileDatasetConfig(destination=(ds, "o/{run-id}")).as_input()
+    later = OutputFileDatasetConfig(name="prep", destination=(ds, "d/files")).as_input("prepared")
+    assert later.name == "prepared" and later.mode == "mount" and later.dataset.to_path()[0] == "/a.txt"
+    with pytest.raises(UserErrorException, match=r"destination='o'.*\(datastore, 'path'\)"):
+        OutputFileDatasetConfig(destination="o")
+    with pytest.raises(V1NotSupportedException, match=r"source=.*Use instead"):
+        OutputFileDatasetConfig(source="/tmp/out")
+
+
+def test_inside_a_cloud_job_a_tabular_input_reads_from_its_mounted_folder(ws, tmp_path, monkeypatch):
+    """What the job runtime's MLflow-backed Run hands out for a tabular input: the definition over the mount."""
+    from acpt_estimator.arguments import build_arguments
+    from acpt_estimator.job_runtime import acpt_datasets
+
+    iris = Dataset.Tabular.from_delimited_files((ws.get_default_datastore(), "d/iris/*.csv")).take(2)
+    _, (item,), _ = build_arguments(["--iris", iris.as_named_input("iris")])
+    mounted = tmp_path / "data" / "iris"  # stands in for the job's ro_mount of azureml://.../paths/d/iris/
+    monkeypatch.setenv("ACPT_DATASET_iris", item.definition)
+    monkeypatch.setenv("AZUREML_DATAREFERENCE_iris", str(mounted))
+    (name, definition), = acpt_datasets.job_definitions().items()
+    in_job = acpt_datasets.JobTabularDataset(name, str(mounted), definition)
+    assert in_job.to_pandas_dataframe()["species"].tolist() == ["setosa", "setosa"]
+    from acpt_estimator.v1.data.job_inputs import input_datasets
+
+    assert input_datasets()["iris"].to_pandas_dataframe().shape == (2, 4)  # a local job: the full TabularDataset
