@@ -3,17 +3,19 @@
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
+import threading
 import time
 
-# The launcher joins the job's cgroup before it execs mpiexec, so nothing of the job ever runs outside it.
-# The driver's death (the parent-death signal, SIGUSR1) kills the whole cgroup: the job ends with its driver.
-JOIN_SCRIPT = ('echo $$ >"$0/cgroup.procs" || exit 95\n'
-               'trap \'echo 1 >"$0/cgroup.kill" 2>/dev/null || kill -9 $(cat "$0/cgroup.procs")\' USR1\n'
-               '"$@" &\n'
-               'wait $!\n')
-EXIT_NO_CGROUP = 95
 _PREFIX = "acpt-"
+# One guardian per driver process, started with the first job: the kernel sends it SIGTERM when the driver
+# dies (parent-death signal, so also on SIGKILL or the OOM killer), and it kills every job cgroup of that
+# driver at once. Started once rather than per job, off the launch path (a shell and setpriv cost ~2 ms).
+GUARDIAN_SCRIPT = ('trap \'echo 1 >"$0/cgroup.kill"; kill $! 2>/dev/null; '
+                   'for i in 1 2 3 4 5 6 7 8 9 10; do rmdir "$0"/*/ "$0" 2>/dev/null && break; sleep 0.1; done; '
+                   'exit 0\' TERM\n'
+                   'while :; do sleep 86400 & wait $!; done\n')
 
 
 def _own_cgroup() -> str | None:
@@ -68,8 +70,62 @@ def _probe(base: str) -> bool:
         _remove(probe, timeout=1.0)
 
 
+_setpriv: list = []
+
+
+def setpriv() -> str | None:
+    """util-linux's setpriv, if it can set a parent-death signal (``--pdeathsig``); looked up once."""
+    if not _setpriv:
+        path, ok = shutil.which("setpriv"), False
+        if path:
+            try:
+                ok = "--pdeathsig" in subprocess.run([path, "--help"], capture_output=True, text=True,
+                                                     timeout=10).stdout
+            except (OSError, subprocess.SubprocessError):
+                ok = False
+        _setpriv.append(path if ok else None)
+    return _setpriv[0]
+
+
+_driver_group: dict = {}
+_group_lock = threading.Lock()
+
+
+def driver_group(base: str) -> str:
+    """``<base>/acpt-driver-<pid>``: this driver's job cgroups, and the guardian that kills them if it dies."""
+    with _group_lock:
+        if base not in _driver_group:
+            path = os.path.join(base, f"{_PREFIX}driver-{os.getpid()}")
+            os.makedirs(path, exist_ok=True)
+            _start_guardian(path)
+            _driver_group[base] = path
+        return _driver_group[base]
+
+
+def _start_guardian(group: str) -> None:
+    tool = setpriv()
+    if tool is None:
+        return  # no parent-death signal here: a reopened run still ends what is left (recovery.settle)
+    started = threading.Event()
+
+    def hold() -> None:
+        # The parent-death signal fires when the *thread* that started a process ends: this thread never does.
+        argv = [tool, "--pdeathsig", "TERM", "--", "/bin/sh", "-c", GUARDIAN_SCRIPT, group]
+        try:
+            os.posix_spawn(argv[0], argv, {"PATH": os.defpath}, setsid=True, file_actions=[
+                (os.POSIX_SPAWN_OPEN, fd, os.devnull, os.O_RDWR, 0) for fd in (0, 1, 2)])
+        except OSError:
+            pass
+        finally:
+            started.set()
+        threading.Event().wait()
+
+    threading.Thread(target=hold, name="acpt-local-guardian", daemon=True).start()
+    started.wait(10)
+
+
 class CgroupTracker:
-    """The job's processes are the members of ``<own cgroup>/acpt-<run id>`` and of the cgroups below it."""
+    """The job's processes are the members of ``<driver group>/<run id>`` and of the cgroups below it."""
 
     kind = "cgroup"
 
@@ -78,18 +134,25 @@ class CgroupTracker:
 
     @classmethod
     def create(cls, base: str, run_id: str) -> "CgroupTracker":
-        path = os.path.join(base, _PREFIX + run_id)
+        path = os.path.join(driver_group(base), run_id)
         os.mkdir(path)
         return cls(path)
 
     def describe(self) -> dict:
         return {"kind": self.kind, "path": self.path}
 
-    def wrap(self, argv: list) -> list:
-        return ["/bin/sh", "-c", JOIN_SCRIPT, self.path] + list(argv)
+    def launch_prefix(self) -> list:
+        return []  # the guardian of the driver group stands in for a parent-death signal per job
 
     def started(self, pid: int) -> None:
-        pass
+        """Move the launcher in at once (posix_spawn returns after its exec, long before it forks), and
+        anything it forked meanwhile: from then on every process it makes is born inside."""
+        pending = [pid]
+        while pending:
+            current = pending.pop()
+            with open(os.path.join(self.path, "cgroup.procs"), "w", encoding="utf-8") as handle:
+                handle.write(str(current))
+            pending += _children(current)
 
     def pids(self) -> list[int]:
         found = []
@@ -118,6 +181,21 @@ class CgroupTracker:
 
     def release(self) -> None:
         _remove(self.path, timeout=2.0)
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    try:
+        tasks = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return found
+    for task in tasks:
+        try:
+            with open(f"/proc/{pid}/task/{task}/children", encoding="utf-8") as handle:
+                found += [int(child) for child in handle.read().split()]
+        except OSError:
+            continue
+    return found
 
 
 def _remove(path: str, timeout: float) -> None:

@@ -10,12 +10,11 @@ from __future__ import annotations
 
 import ctypes
 import os
-import shutil
 import signal
 import threading
 import time
 
-from .cgroup import CgroupTracker, job_cgroups_usable
+from .cgroup import CgroupTracker, job_cgroups_usable, setpriv
 
 PR_SET_CHILD_SUBREAPER = 36
 TRACKING_VAR = "ACPT_ESTIMATOR_PROCESS_TRACKING"  # "subreaper" forces the fallback (tests, odd kernels)
@@ -165,8 +164,10 @@ class SubreaperTracker:
     def describe(self) -> dict:
         return {"kind": self.kind, "root": self.root, "driver": os.getpid()}
 
-    def wrap(self, argv: list) -> list:
-        return list(argv)
+    def launch_prefix(self) -> list:
+        """``setpriv --pdeathsig TERM --``: mpiexec ends the ranks when the thread that started it ends."""
+        tool = setpriv()
+        return [tool, "--pdeathsig", "TERM", "--"] if tool else []
 
     def started(self, pid: int) -> None:
         self.root = pid
@@ -255,23 +256,3 @@ class _Leftovers:
 
 def tracker_from_record(run_id: str, described: dict | None) -> _Leftovers:
     return _Leftovers(run_id, described or {})
-
-
-_setpriv: list = []
-
-
-def parent_death_prefix(sig: str) -> list:
-    """``setpriv --pdeathsig <sig> --``: the launcher gets ``sig`` when the thread that started it ends."""
-    if not _setpriv:
-        path = shutil.which("setpriv")
-        ok = False
-        if path:
-            try:
-                import subprocess
-
-                ok = "--pdeathsig" in subprocess.run([path, "--help"], capture_output=True, text=True,
-                                                     timeout=10).stdout
-            except (OSError, subprocess.SubprocessError):
-                ok = False
-        _setpriv.append(path if ok else None)
-    return [_setpriv[0], "--pdeathsig", sig, "--"] if _setpriv[0] else []

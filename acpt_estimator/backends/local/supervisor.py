@@ -107,9 +107,14 @@ class Supervisor:
         ends, and this thread lives exactly as long as the job is supervised."""
         argv, env = self._request
         try:
-            self.process = _Process(self.tracker.wrap(argv), env, self.launcher_log,
-                                    pdeathsig="USR1" if self.tracker.kind == "cgroup" else "TERM")
-            self.tracker.started(self.process.pid)
+            self.process = _Process(self.tracker.launch_prefix() + list(argv), env, self.launcher_log)
+            try:
+                self.tracker.started(self.process.pid)
+            except BaseException:  # untracked, the job could outlive us: it must not run at all
+                self.process.send_signal(signal.SIGKILL)
+                self.process.wait()
+                self.process = None
+                raise
             self.started = time.time()
         except BaseException as err:  # noqa: BLE001 - handed to launch(), in the submitting thread
             self._spawn_error = err
@@ -234,12 +239,11 @@ class _Process:
     does not matter: rank.sh changes into the snapshot itself.
     """
 
-    def __init__(self, argv, env, log_path, pdeathsig=None):
+    def __init__(self, argv, env, log_path):
         actions = [(os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0),
                    (os.POSIX_SPAWN_OPEN, 1, log_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644),
                    (os.POSIX_SPAWN_DUP2, 1, 2)]
-        argv = (procs.parent_death_prefix(pdeathsig) if pdeathsig else []) + list(argv)
-        self.pid = os.posix_spawn(argv[0], argv, env, file_actions=actions, setsid=True)
+        self.pid = os.posix_spawn(argv[0], list(argv), env, file_actions=actions, setsid=True)
         self.returncode: int | None = None
 
     def poll(self) -> int | None:
