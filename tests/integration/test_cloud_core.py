@@ -119,6 +119,22 @@ def test_models_have_v1_shapes_and_update(fake_aml, cloud_workspace, submit_for_
     assert ws.get_run(run.id).id == run.id and "exp" in ws.experiments
 
 
+def test_active_runs_on_a_cluster_and_the_key_vault_without_its_client(fake_aml, cloud_workspace, make_project):
+    from acpt_estimator import PyTorch
+    from acpt_estimator.v1.core.experiment import Experiment
+    from tests.fake_aml import JobScript
+
+    ws = cloud_workspace
+    target = ComputeTarget.create(ws, "gpu-cluster", AmlCompute.provisioning_configuration(max_nodes=2))
+    fake_aml.script_next_job(JobScript(states=("Running",)))
+    run = Experiment(ws, "busy").submit(PyTorch(make_project(), entry_script="train.py", compute_target=target,
+                                                use_gpu=True))
+    assert [r.id for r in target.get_active_runs()] == [run.id]
+    assert list(target.get_active_runs(status="Completed")) == []
+    with pytest.raises(V1NotSupportedException, match="pip install azure-keyvault-secrets"):
+        ws.get_default_keyvault().get_secret("storage-key")
+
+
 @pytest.fixture
 def submit_for_model(fake_aml, cloud_workspace, make_project):
     from acpt_estimator import PyTorch
