@@ -219,7 +219,6 @@ def test_workspace_collections_are_name_keyed(ws, tmp_path):
     Dataset.File.upload_directory(str(tmp_path / "data"), target=(ws.get_default_datastore(), "x"),
                                   show_progress=False).register(ws, "xs")
     assert list(ws.datasets) == ["xs"] and ws.datasets["xs"].name == "xs"
-    environments = ws.environments
-    assert "AzureML-acpt-pytorch-2.8-cuda12.6" in environments
-    assert isinstance(environments["AzureML-acpt-pytorch-2.8-cuda12.6"], Environment)
+    Environment("my-env").register(ws)
+    assert list(ws.environments) == ["my-env"] and isinstance(ws.environments["my-env"], Environment)
     assert ws.experiments == {}  # no local runs yet (tests/integration/test_local_metrics.py covers one)

@@ -158,3 +158,21 @@ def get_run(workspace, run_id):
                                  "copy the id from run.id or the studio's run page.") from None
     experiment = Experiment(workspace, job.experiment_name, _skip_name_validation=True)
     return CloudRun(experiment, job.name, job=job)
+
+
+def experiments(workspace) -> dict:
+    """v1 ``ws.experiments``: ``Experiment.list`` when the Run owner has it, else the experiments of the runs."""
+    from acpt_estimator.v1.core.experiment import Experiment
+
+    if hasattr(Experiment, "list"):
+        return {experiment.name: experiment for experiment in Experiment.list(workspace)}
+    if workspace._offline:
+        from acpt_estimator.backends.local.store import all_run_records
+
+        names = {r.get("experimentName") for r in all_run_records()}
+    else:
+        from acpt_estimator.backends.azureml.client import azure_errors, ml_client
+
+        with azure_errors(workspace, "list experiments"):
+            names = {getattr(j, "experiment_name", None) for j in ml_client(workspace).jobs.list()}
+    return {name: Experiment(workspace, name, _skip_name_validation=True) for name in sorted(n for n in names if n)}

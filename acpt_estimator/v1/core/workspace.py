@@ -220,21 +220,24 @@ class Workspace:
 
     @property
     def datasets(self) -> dict:
-        from acpt_estimator.v1.core import _workspace_assets
+        """v1: name -> the latest version of each registered dataset."""
+        from acpt_estimator.v1.core.dataset import Dataset
 
-        return _workspace_assets.datasets(self)
+        return dict(Dataset.get_all(self))
 
     @property
     def environments(self) -> dict:
-        from acpt_estimator.v1.core import _workspace_assets
+        """v1: name -> the latest version of each registered environment."""
+        from acpt_estimator.v1.core.environment import Environment
 
-        return _workspace_assets.environments(self)
+        return dict(Environment.list(self))
 
     @property
     def experiments(self) -> dict:
-        from acpt_estimator.v1.core import _workspace_assets
+        """v1: name -> Experiment, for every experiment with runs."""
+        from acpt_estimator.v1.core import _workspace_service
 
-        return _workspace_assets.experiments(self)
+        return _workspace_service.experiments(self)
 
     def get_run(self, run_id):
         from acpt_estimator.v1.core import _workspace_service
