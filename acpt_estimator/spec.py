@@ -7,6 +7,8 @@ from typing import Mapping, Union
 
 import attrs
 
+from .job_checks import check_arguments, check_entry_script, check_environment_variables
+
 
 def _frozen_map(value: Mapping | None) -> Mapping[str, str]:
     return MappingProxyType(dict(value or {}))
@@ -14,9 +16,14 @@ def _frozen_map(value: Mapping | None) -> Mapping[str, str]:
 
 @attrs.frozen
 class Literal:
-    """A literal argv token. ``$VAR``/``${VAR}`` inside it is expanded by the job's shell, as in v1."""
+    """A literal argv token. ``$VAR``/``${VAR}`` inside it is expanded by the job's shell, as in v1.
+
+    ``expand=False`` for values that are data, not argument templates (a HyperDrive trial's sampled value: the
+    cloud service pastes it into single quotes, so locally it must not be expanded either).
+    """
 
     value: str
+    expand: bool = True
 
 
 @attrs.frozen
@@ -153,6 +160,13 @@ class JobSpec:
     experiment_name: str | None = None
     display_name: str | None = None
     tags: Mapping[str, str] = attrs.field(factory=dict, converter=_frozen_map)
+
+    def __attrs_post_init__(self):
+        # However the spec was built (estimator, ScriptRunConfig changed after construction, a sweep trial), what
+        # reaches the processes is checked before a backend writes a run folder or a command.
+        check_entry_script(self.entry_script)
+        check_arguments([t.value for t in self.arguments if isinstance(t, Literal)])
+        check_environment_variables(self.environment_variables)
 
     def input_named(self, name: str) -> DataInput:
         for item in self.inputs:

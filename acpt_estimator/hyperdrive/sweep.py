@@ -27,6 +27,24 @@ def search_space(parameter_space: dict) -> dict:
     return {input_name_for(name): makers[expr[0]](expr[1]) for name, expr in parameter_space.items()}
 
 
+def check_search_values(parameter_space: dict) -> None:
+    """Refuse choice values that cannot reach a trial's argv intact on both backends.
+
+    The v2 service pastes a sampled value into the trial command as text, inside the single quotes our
+    command gives it: a quote would end them, and a NUL cannot be in an argument anywhere.
+    """
+    for name, (kind, args) in parameter_space.items():
+        if kind != "choice":
+            continue
+        for value in args[0]:
+            text = str(value)
+            bad = "a quote" if "'" in text else "a NUL byte" if "\0" in text else None
+            if bad:
+                raise HyperDriveConfigException(
+                    f"choice value {value!r} of parameter {name!r} contains {bad}, which the Azure ML service "
+                    "would paste into the trial's shell command where it breaks the quoting. Use a value without it (e.g. an index or a name your script maps to the value).")
+
+
 def default_value(expression):
     """A placeholder value of the right type for the trial's literal input (replaced by the sampled one)."""
     kind, args = expression

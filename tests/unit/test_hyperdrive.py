@@ -74,8 +74,8 @@ def test_tuning_sample_sweep_validates_and_passes_both_parameters(tmp_path):
 
     job = to_sweep_job(tuning_sample(), experiment_name="hd")
     command = job.trial.command
-    assert "--learning_rate ${{search_space.learning_rate}}" in command
-    assert "--momentum ${{search_space.momentum}}" in command
+    assert "--learning_rate '${{search_space.learning_rate}}'" in command
+    assert "--momentum '${{search_space.momentum}}'" in command
     assert command.count("--learning_rate") == 1  # the fixed script_param is overridden, not repeated
     assert (job.objective.goal, job.objective.primary_metric) == ("maximize", "best_val_acc")
     assert (job.limits.max_total_trials, job.limits.max_concurrent_trials) == (8, 4)
@@ -94,7 +94,7 @@ def test_dashed_keys_reach_the_script_as_given():
         {"--numbers-in-sequence": choice(10, 20)}), primary_metric_name="loss",
         primary_metric_goal=PrimaryMetricGoal.MINIMIZE, max_total_runs=2)
     job = to_sweep_job(config, experiment_name="hd")
-    assert "--numbers-in-sequence ${{search_space.numbers_in_sequence}}" in job.trial.command
+    assert "--numbers-in-sequence '${{search_space.numbers_in_sequence}}'" in job.trial.command
     assert job.sampling_algorithm == "grid"
 
 

@@ -7,6 +7,7 @@ import shlex
 
 from ...arguments import VAR_REFERENCE
 from ...job_runtime import INPUT_NAME, TRACKING_CHECK, checks_tracking, ships_with_cloud_job
+from ...names import check
 from ...spec import InputRef, JobSpec, Literal, OutputRef, SearchRef
 
 # Variables v1 runtimes exported and old scripts still read; v2 provides their ingredients under new names.
@@ -49,14 +50,16 @@ def quote_literal(text: str) -> str:
 
 def render_token(token) -> str:
     if isinstance(token, Literal):
-        return quote_literal(token.value)
+        return quote_literal(token.value) if token.expand else quote_plain(token.value)
     if isinstance(token, InputRef):
         return "${{inputs.%s}}" % token.name
     if isinstance(token, OutputRef):
         return "${{outputs.%s}}" % token.name
     if isinstance(token, SearchRef):
-        # A literal job input; .sweep() rewrites it to ${{search_space.<name>}} in the trial command.
-        return "${{inputs.%s}}" % token.name
+        # A literal job input; .sweep() rewrites it to ${{search_space.<name>}} in the trial command. The service
+        # pastes the sampled value in as text, so it sits in single quotes: 'leaky relu' stays one argument and
+        # 'x;cmd' runs nothing (values holding a quote are refused by HyperDriveConfig, see check_search_values).
+        return "'${{inputs.%s}}'" % token.name
     raise TypeError(f"unknown argument token {token!r}")
 
 
@@ -77,6 +80,10 @@ def render_command(spec: JobSpec) -> str:
     lines = [WORKING_FOLDERS] + runtime
     if spec.distribution.kind != "none" or _mentions_batchai(spec):
         lines.extend(V1_ERA_PREAMBLE)
+    for item in spec.inputs + spec.outputs:
+        # Names are checked when the data objects are made; a spec built any other way is checked here too.
+        check("reference", item.reference_name, parameter="data_reference_name")
+        check("identifier", item.name, parameter="input/output name")
     for item in spec.inputs:
         lines.append(f'export AZUREML_DATAREFERENCE_{item.reference_name}="${{{{inputs.{item.name}}}}}"')
     for item in spec.outputs:

@@ -249,7 +249,7 @@ def rank_argv(spec: JobSpec, environ: Mapping[str, str], ctx: LaunchContext) -> 
     argv = [ctx.python, spec.entry_script]
     for token in spec.arguments:
         if isinstance(token, Literal):
-            argv.append(expand_vars(token.value, environ))
+            argv.append(expand_vars(token.value, environ) if token.expand else token.value)
         elif isinstance(token, InputRef):
             argv.append(ctx.input_paths[token.name])
         elif isinstance(token, OutputRef):

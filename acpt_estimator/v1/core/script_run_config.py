@@ -7,6 +7,7 @@ import os
 
 from acpt_estimator import distribution as dist
 from acpt_estimator.arguments import DATA_TYPES, ArgumentBuilder
+from acpt_estimator.job_checks import check_arguments, check_entry_script, check_source_directory
 from acpt_estimator.v1.core.datastore import Datastore
 from acpt_estimator.v1.data.data_reference import DataReference
 from acpt_estimator.v1.data.datapath import DataPath
@@ -67,6 +68,9 @@ class ScriptRunConfig:
             raise UserErrorException(
                 f"resume_from parameter should be of type DataPath. Found {type(resume_from)}. "
                 "Pass DataPath(datastore, 'path/to/checkpoints').")
+        check_source_directory(self.source_directory)
+        check_entry_script(self.script, "script")
+        check_arguments([str(a) for a in self.arguments or [] if isinstance(a, (str, int, float))])
         self.resume_from = resume_from
         self.run_config.script, self.run_config.command = self.script, self.command
         self.run_config.arguments = list(self.arguments or [])

@@ -15,7 +15,9 @@ from acpt_estimator.v1.core.conda_dependencies import CondaDependencies
 from acpt_estimator.v1.core.environment import Environment
 from acpt_estimator.environments import EnvironmentRequest, requirement_name, resolve, usable_versions
 from acpt_estimator.exceptions import ComputeTargetException, TrainingException, UserErrorException
-from acpt_estimator.spec import ComputeSpec, JobSpec
+from acpt_estimator.job_checks import (check_arguments, check_entry_script, check_environment_variables,
+                                       check_source_directory)
+from acpt_estimator.spec import ComputeSpec, JobSpec, Literal
 
 logger = logging.getLogger(__name__)
 
@@ -35,6 +37,9 @@ class _EstimatorBase:
         p = {k: _copied(v) for k, v in params.items()}  # never mutate the caller's lists and dicts
         self._params = p
         self._validate(p)
+        check_source_directory(self.source_directory)
+        check_entry_script(p["entry_script"])
+        check_environment_variables(p["environment_variables"])
         self.framework_version = framework_version
         self._pip_requirements = self._read_pip_requirements(p)
         self._conda_file_text = self._read_conda_file(p)
@@ -148,7 +153,9 @@ class _EstimatorBase:
             ref = resume_from.create_data_reference("MODEL_LOCATION")
             extra = ["--resume-from", ref]
         store = self._params["source_directory_data_store"]
-        return build_arguments(script_params, list(inputs or []) + ([store] if store is not None else []), extra)
+        built = build_arguments(script_params, list(inputs or []) + ([store] if store is not None else []), extra)
+        check_arguments([t.value for t in built[0] if isinstance(t, Literal)])
+        return built
 
     def _resolve_environment(self, conda=None):
         env_def = self._params["environment_definition"]

@@ -70,6 +70,9 @@ class HyperDriveConfig:
         if isinstance(hyperparameter_sampling, BayesianParameterSampling) and not isinstance(policy, NoTerminationPolicy):
             raise HyperDriveConfigException("BayesianParameterSampling expects no early termination policy. "
                                             f"Got policy={type(policy).__name__}; drop it or use random sampling.")
+        from acpt_estimator.hyperdrive.sweep import check_search_values
+
+        check_search_values(hyperparameter_sampling.parameter_space)
         self._sampling = hyperparameter_sampling
         self._primary_metric_name = primary_metric_name
         self._primary_metric_goal = primary_metric_goal
@@ -119,7 +122,7 @@ class HyperDriveConfig:
         spec = self._trial.to_job_spec(experiment_name=experiment_name, tags=tags, **overrides)
         tokens = list(_without_swept_flags(spec.arguments, swept))
         for name in space:
-            value = SearchRef(input_name_for(name)) if values is None else Literal(str(values[name]))
+            value = SearchRef(input_name_for(name)) if values is None else Literal(str(values[name]), expand=False)
             tokens += [Literal(flag_for(name)), value]
         return attrs.evolve(spec, arguments=tuple(tokens))
 
