@@ -29,8 +29,9 @@ def ships_with_cloud_job(spec) -> bool:
 
 
 def checks_tracking(spec) -> bool:
-    """User-managed environments get nothing installed, so the job checks first that run.log(...) can work."""
-    return spec.environment.user_managed
+    """Environments we install nothing into (user-managed, or registered in the workspace): the job checks first
+    that run.log(...) can reach the run, instead of losing the metrics (or crashing in MLflow) hours later."""
+    return spec.environment.user_managed or spec.environment.kind == "registered"
 
 
 def needs_job_runtime(spec) -> bool:

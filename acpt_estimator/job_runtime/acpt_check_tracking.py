@@ -1,4 +1,5 @@
-"""First line of v2 jobs on user-managed environments: stop at once, with the fix, if ``run.log`` cannot reach the run.
+"""First line of v2 jobs on environments acpt-estimator installs nothing into (user-managed or registered ones): stop
+at once, with the fix, if ``run.log`` cannot reach the run.
 
 ``python -m acpt_check_tracking`` (this folder is on the job's PYTHONPATH). Standard library only. The job's
 ``Run.get_context()`` needs either the image's own azureml-core, or MLflow plus azureml-mlflow (the MLflow-backed
@@ -36,12 +37,12 @@ def main() -> int:
         return 0
     if _real_azureml_core() or (_importable("mlflow") and _importable("azureml.mlflow")):
         return 0
-    print("acpt-estimator: this job's environment is user-managed (nothing is installed on top of the image), and "
-          "the image has neither azureml-core nor MLflow with azureml-mlflow, so Run.get_context().log(...) could "
-          "not reach the run and the metrics would be lost. Fix: add 'mlflow-skinny azureml-mlflow' to the image "
-          "(RUN pip install mlflow-skinny azureml-mlflow), or let Azure ML install them (user_managed=False / "
-          "python.user_managed_dependencies = False). If the script logs no metrics, set the environment variable "
-          f"{SKIP_VAR}=0 on the job to skip this check.", file=sys.stderr)
+    print("acpt-estimator: this job's environment (user-managed, or registered in the workspace: nothing is installed "
+          "on top of it) has neither azureml-core nor MLflow with azureml-mlflow, so Run.get_context().log(...) "
+          "could not reach the run and the metrics would be lost. Fix: add 'mlflow-skinny azureml-mlflow' to the "
+          "image or environment (RUN pip install mlflow-skinny azureml-mlflow), or let Azure ML install them "
+          "(user_managed=False / python.user_managed_dependencies = False). If the script logs no metrics, set the "
+          f"environment variable {SKIP_VAR}=0 on the job to skip this check.", file=sys.stderr)
     return 1
 
 

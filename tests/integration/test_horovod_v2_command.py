@@ -35,7 +35,7 @@ def test_horovod_estimator_on_acpt_ships_the_job_runtime():
     assert command.environment == "azureml:AzureML-acpt-pytorch-2.8-cuda12.6@latest"
     runtime = command.inputs[INPUT_NAME]
     assert (runtime.type, runtime.path, runtime.mode) == ("uri_folder", RUNTIME_DIR, "download")
-    assert command.command.splitlines()[0] == \
+    assert command.command.splitlines()[1] == \
         f'export PYTHONPATH="${{{{inputs.{INPUT_NAME}}}}}${{PYTHONPATH:+:${{PYTHONPATH}}}}"'
     assert os.path.isfile(os.path.join(RUNTIME_DIR, "horovod", "torch", "__init__.py"))
 

@@ -82,8 +82,11 @@ def test_environment_definition_pins_curated_version():
     assert environment_for(spec) == "azureml:AzureML-acpt-pytorch-2.2-cuda12.1:33"
 
 
-def test_registered_environment_avoids_sdk_lookup_bug():
-    assert environment_for(env(environment_definition=Environment.get(None, "my-env"))) == "my-env@latest"
+def test_registered_environment_avoids_sdk_lookup_bug_and_checks_tracking_first():
+    spec = PyTorch(SRC, compute_target="c", entry_script="train.py",
+                   environment_definition=Environment.get(None, "my-env")).to_job_spec()
+    assert environment_for(spec.environment) == "my-env@latest"
+    assert "python -m acpt_check_tracking || exit 1" in render_command(spec).splitlines()
 
 
 def test_override_variable_pins_gpu_environment(monkeypatch):
