@@ -17,8 +17,8 @@ import time
 from .exceptions import UserErrorException
 from .paths import contained
 from .job_runtime._v1_records import (  # noqa: F401 - the engine's door to the one v1 record/shape module
-    EVENT, IMAGE, LIST, OBJECT, PROPERTY, ROW, SCALAR, TABLE, TAG, V1Logging, from_mlflow, hyperparameters_json,
-    latest, metric_history, plain, record, sort_records, to_mlflow, user_tags)
+    EVENT, IMAGE, LIST, OBJECT, PROPERTY, ROW, SCALAR, TABLE, TAG, UNTAG, V1Logging, from_mlflow, hyperparameters_json,
+    latest, metric_history, plain, record, sort_records, tags_match, to_mlflow, user_tags)
 from .job_runtime._v1_records import metrics as metrics_from_records  # noqa: F401
 
 RUN_DIR_VAR = "ACPT_ESTIMATOR_RUN_DIR"
@@ -129,15 +129,15 @@ class RecordingRun(V1Logging):
         for key, value in dict(properties).items():
             self._tag_writer.write(PROPERTY, key, str(value))
 
+    def remove_tags(self, tags):
+        for key in [tags] if isinstance(tags, str) else list(tags):
+            self._tag_writer.write(UNTAG, key)
+
     def get_tags(self) -> dict:
-        tags = dict(self._initial("tags"))
-        tags.update(latest(self._records(tags=True), TAG))
-        return tags
+        return latest(self._records(tags=True), TAG, initial=self._initial("tags"))
 
     def get_properties(self) -> dict:
-        props = dict(self._initial("properties"))
-        props.update(latest(self._records(tags=True), PROPERTY))
-        return props
+        return latest(self._records(tags=True), PROPERTY, initial=self._initial("properties"))
 
     @property
     def tags(self) -> dict:

@@ -24,3 +24,33 @@ def list_runs(experiment) -> list:
         if hasattr(module, "list_runs"):
             runs.extend(module.list_runs(experiment))
     return runs
+
+
+def find_run(workspace, run_id: str, experiment=None):
+    """A run by id: the local store's when it has that run, else the workspace's (unless it is local-only)."""
+    from ..exceptions import UserErrorException
+    from .local import find_run as find_local
+
+    run = find_local(run_id, experiment)
+    if run is not None:
+        return run
+    if getattr(workspace, "_offline", True):
+        raise UserErrorException(
+            f"No run {run_id!r} in the local store ($ACPT_ESTIMATOR_HOME, default ./.acpt) and the workspace "
+            f"{getattr(workspace, 'name', workspace)!r} is local-only; pass the run id of a local run, or a "
+            "workspace from Workspace.from_config()/Workspace.get() for a cloud run.")
+    from .azureml.sweep_run import find_run as find_cloud
+
+    return find_cloud(workspace, run_id, experiment)
+
+
+def experiment_names(workspace) -> list:
+    """Experiments with runs: the local store's, then (for a cloud workspace) the workspace's jobs'."""
+    from .local.experiments import experiment_names as local_names
+
+    names = local_names()
+    if not getattr(workspace, "_offline", True):
+        from .azureml.submission import experiment_names as cloud_names
+
+        names += [n for n in cloud_names(workspace) if n not in names]
+    return names

@@ -11,9 +11,9 @@ import time
 import uuid
 
 from ..exceptions import UserErrorException
-from acpt_estimator.v1.core.run import TERMINAL_STATUSES, Run
+from acpt_estimator.v1.core.run import TERMINAL_STATUSES
+from acpt_estimator.v1.train.hyperdrive.run import HyperDriveRun
 from .early_termination import should_stop
-from .results import HyperDriveResults
 from .samplers import sampler_for
 
 POLL_SECONDS = 0.25
@@ -43,8 +43,8 @@ def primary_series(child, name: str) -> list:
     return by_writer.get("rank_0") or by_writer[sorted(by_writer)[0]]
 
 
-class _SweepRun(HyperDriveResults, Run):
-    """What a local sweep run is besides its trials: no files of its own."""
+class _SweepRun(HyperDriveRun):
+    """What a local sweep run (live or reopened) has in common: its files are its trials'."""
 
     def get_portal_url(self) -> str:
         from ..backends.local.store import home
@@ -61,6 +61,13 @@ class _SweepRun(HyperDriveResults, Run):
     def download_files(self, prefix=None, output_directory=None, output_paths=None, batch_size=100,
                        append_prefix=True, timeout_seconds=None) -> None:
         self.download_file(prefix or "")
+
+    def upload_file(self, name, path_or_stream, datastore_name=None):
+        raise UserErrorException(f"A local HyperDrive run keeps no files of its own ({name!r}); upload to a trial, "
+                                 "e.g. hd_run.get_best_run_by_primary_metric().upload_file(name, path).")
+
+    def upload_folder(self, name, path, datastore_name=None):
+        self.upload_file(name, path)
 
     def register_model(self, model_name, model_path=None, tags=None, properties=None, model_framework=None,
                        model_framework_version=None, description=None, datasets=None, sample_input_dataset=None,
@@ -136,6 +143,8 @@ class LocalHyperDriveRun(_SweepRun):
                     self._cancel.set()
             for child in running:
                 child.cancel()
+            for child in running:  # the sweep ends when its trials have: v1's wait_for_completion waits for them
+                child._finished(30)
             self._status = "Canceled" if self._cancel.is_set() or interrupted.is_set() else "Completed"
         except Exception as err:  # a scheduler crash must end the trials and surface, not hang the driver
             for child in running:
@@ -198,7 +207,7 @@ class LocalHyperDriveRun(_SweepRun):
             "endTime": self._end_time, "target": "local", "tags": self._tags, "children": children,
             "hyperparameters": params, "earlyTerminated": dict(self._stopped_at),
             "primaryMetricConfig": cfg.primary_metric_config,
-            "properties": self.get_details()["properties"],
+            "properties": self.properties,
             "supervisor": {"pid": os.getpid(), "startTicks": procs.start_time(os.getpid())},
             "error": {"code": "SystemError", "message": self._error} if self._error else None})
 
@@ -241,6 +250,34 @@ class LocalHyperDriveRun(_SweepRun):
         for child in self.get_children():
             if child.get_status() not in TERMINAL_STATUSES:
                 child.cancel()
+
+    # ---- tags and properties: this process holds them and saves them with the sweep's record -------
+    def get_tags(self) -> dict:
+        return dict(self._tags)
+
+    def set_tags(self, tags) -> None:
+        self._tags.update({str(k): "" if v is None else str(v) for k, v in dict(tags).items()})
+        self._save()
+
+    def remove_tags(self, tags) -> None:
+        for key in [tags] if isinstance(tags, str) else list(tags):
+            self._tags.pop(key, None)
+        self._save()
+
+    @property
+    def properties(self) -> dict:
+        return {**self.get_details()["properties"], **self._properties}
+
+    _properties: dict = {}
+
+    def add_properties(self, properties) -> None:
+        self._properties = {**self._properties, **{str(k): str(v) for k, v in dict(properties).items()}}
+        self._save()
+
+    def get_environment(self):
+        """The trials' environment (every trial runs in the same one)."""
+        return self._config.trial_spec(self._experiment.name, self._tags).environment
+
 
 class SavedHyperDriveRun(_SweepRun):
     """A local sweep reopened from its record (``get_run(id)``): its trials, their metrics, the best one."""
@@ -315,3 +352,33 @@ class SavedHyperDriveRun(_SweepRun):
 
             raise ActivityFailedException(f"Activity Failed:\n{json.dumps(details, indent=2)}")
         return details
+
+    def cancel(self) -> None:
+        if self.get_status() not in TERMINAL_STATUSES:
+            owner = (self._record().get("supervisor") or {}).get("pid")
+            raise UserErrorException(f"Sweep {self.id} is driven by process {owner}; cancel it there (hd_run.cancel() "
+                                     "or Ctrl-C), which ends its trials too.")
+
+    @property
+    def properties(self) -> dict:
+        return dict(self._record().get("properties") or {})
+
+    def set_tags(self, tags) -> None:
+        self._change(tags={**self.get_tags(), **{str(k): str(v) for k, v in dict(tags).items()}})
+
+    def remove_tags(self, tags) -> None:
+        drop = {tags} if isinstance(tags, str) else set(tags)
+        self._change(tags={k: v for k, v in self.get_tags().items() if k not in drop})
+
+    def add_properties(self, properties) -> None:
+        self._change(properties={**self.properties, **{str(k): str(v) for k, v in dict(properties).items()}})
+
+    def _change(self, **fields) -> None:
+        from ..backends.local.store import write_json
+
+        write_json(self._paths.run_json, {**self._record(), **fields})
+
+    def get_environment(self):
+        """The trials' environment (every trial runs in the same one)."""
+        first = next(self.get_children(), None)
+        return None if first is None else first.get_environment()

@@ -15,8 +15,8 @@ import os
 import re
 import time
 
-SCALAR, LIST, ROW, TABLE, IMAGE, OBJECT, TAG, PROPERTY, EVENT = (
-    "metric", "list", "row", "table", "image", "object", "tag", "property", "event")
+SCALAR, LIST, ROW, TABLE, IMAGE, OBJECT, TAG, UNTAG, PROPERTY, EVENT = (
+    "metric", "list", "row", "table", "image", "object", "tag", "untag", "property", "event")
 METRIC_KINDS = (SCALAR, IMAGE, OBJECT, LIST, ROW, TABLE)
 RECORD_TAG = "acpt.v1/"  # one tag per record MLflow cannot hold as a metric
 INT_TAG = "acpt.v1.int/"  # marks a metric logged as Python ints, so it reads back as ints
@@ -148,18 +148,29 @@ def metrics(records, name=None, run_id=None) -> dict:
     return result
 
 
-def latest(records, kind: str) -> dict:
-    """Tags or properties: the last value written for each key."""
-    values = {}
+def latest(records, kind: str, initial=None) -> dict:
+    """Tags or properties: the last value written for each key (``remove_tags`` records drop a tag)."""
+    values = dict(initial or {})
     for rec in records:
         if rec.get("k") == kind:
             values[rec["n"]] = rec.get("v")
+        elif kind == TAG and rec.get("k") == UNTAG:
+            values.pop(rec["n"], None)
     return values
 
 
 def user_tags(tags: dict) -> dict:
     """A run's tags without the ones that carry records."""
     return {k: v for k, v in (tags or {}).items() if not str(k).startswith((RECORD_TAG, INT_TAG))}
+
+
+def tags_match(found: dict, wanted) -> bool:
+    """v1's tag/property filter: a dict matches keys and values, a name or a list of names matches keys."""
+    if not wanted:
+        return True
+    if not isinstance(wanted, dict):
+        wanted = {k: None for k in ([wanted] if isinstance(wanted, str) else wanted)}
+    return all(k in found and (v is None or found[k] == v) for k, v in wanted.items())
 
 
 def hyperparameters_json(params) -> str:

@@ -22,12 +22,21 @@ class RunHistoryMixin:
                    "target": _compute_name(job.body), "startTimeUtc": "2026-01-01T00:00:00Z",
                    "properties": {"azureml.runsource": "azureml.scriptrun"},
                    "inputDatasets": [], "outputDatasets": [], "submittedBy": "Fake User",
-                   "logFiles": logs if status not in ("Queued", "NotStarted", "Starting") else {}}
+                   "logFiles": logs if status not in ("Queued", "NotStarted", "Starting") else {},
+                   "parentRunId": job.parent}
         if status in TERMINAL:
             details["endTimeUtc"] = "2026-01-01T00:05:00Z"
         if status == "Failed":
             details["error"] = job.script.error or {"error": {"code": "UserError", "message": "script failed"}}
         return 200, {}, details
+
+    def run_get(self, name, **_):
+        """Run history's Run model (runhistory/models: Run has runNumber; RunDetails does not)."""
+        job = self.jobs.get(name)
+        if job is None:
+            return _not_found("Run", name)
+        return 200, {}, {"runId": name, "runNumber": list(self.jobs).index(name) + 1, "parentRunId": job.parent,
+                         "status": job.current_status(), "tags": job.body["properties"].get("tags") or {}}
 
     def run_children(self, name, **_):
         runs = [{"runId": j.name, "parentRunId": name, "status": j.current_status(), "experimentId": "exp-id",

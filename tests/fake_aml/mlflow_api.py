@@ -1,7 +1,8 @@
 """The fake's MLflow tracking API, at ``/mlflow/v2.0<workspace>/api/2.0/mlflow/...`` as Azure ML serves it.
 
 Shapes: MLflow's REST API (mlflow/protos/service.proto: GetRun, GetMetricHistory with max_results and
-next_page_token, LogMetric, SetTag, LogBatch); the ``/mlflow/v2.0`` prefix is what azureml-mlflow uses for
+next_page_token, LogMetric, SetTag, DeleteTag, LogBatch); run history's details carry runNumber and parentRunId
+(the RunDetails model of azure-ai-ml's generated run-history client); the ``/mlflow/v2.0`` prefix is what azureml-mlflow uses for
 MLflow >= 2 (azureml/mlflow/_store/azureml_reststore.py, get_host_credentials). A metric history comes back in
 pages of at most ``history_page_size`` points, also when the client asks for more or for no limit, as the
 service caps pages. Artifacts: the real run's ``azureml://`` artifact URI needs the azureml-mlflow plugin, so
@@ -74,6 +75,13 @@ class MlflowMixin:
                 (float(metric["value"]), int(metric.get("step") or 0), int(metric.get("timestamp") or time.time() * 1000)))
         for tag in body.get("tags") or []:
             data["tags"][tag["key"]] = tag["value"]
+        return 200, {}, {}
+
+    def mlflow_delete_tag(self, body, **_):
+        data = self._mlflow_of(body.get("run_id"))
+        if data is None:
+            return _no_run()
+        data["tags"].pop(body.get("key"), None)
         return 200, {}, {}
 
     def mlflow_put_artifact(self, name, file, raw, **_):

@@ -46,3 +46,12 @@ def test_sweep_job_and_best_trial(fake_aml, cloud_workspace, make_project, capsy
     rows = run.get_children_sorted_by_primary_metric(top=2)
     assert [(r["run_id"][-2:], r["best_primary_metric"]) for r in rows] == [("_1", 0.9), ("_2", 0.8)]
     assert run.get_hyperparameters()[f"{run.id}_0"] == '{"learning_rate": 0.01}'
+    # The service records them on the sweep run (tag <sweep>_<n>), not on the trial; a reopened sweep reads them too.
+    assert "hyperparameters" not in best.properties and run.get_tags()[f"{run.id}_1"] == '{"learning_rate": 0.05}'
+    from acpt_estimator.v1.core.run import Run
+    from acpt_estimator.v1.train.hyperdrive.run import HyperDriveRun
+
+    reopened = Run.get(cloud_workspace, run.id)
+    assert isinstance(reopened, HyperDriveRun) and reopened.hyperdrive_config is None
+    assert reopened.get_hyperparameters() == run.get_hyperparameters()
+    assert rows[0]["hyperparameters"] == '{"learning_rate": 0.05}' and best.parent.id == run.id

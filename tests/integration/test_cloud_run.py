@@ -167,7 +167,7 @@ def test_tags_are_merged_and_runs_listed_per_experiment(fake_aml, submit):
     assert first.get_tags() == {"stage": "baseline", "owner": "ml-team"}
     patches = fake_aml.calls("PATCH", rf"/experiments/tagged/runs/{first.id}$")
     assert [p.json()["tags"] for p in patches] == [{"stage": "baseline"}, {"owner": "ml-team"}]
-    runs = first.experiment.get_runs()
+    runs = list(first.experiment.get_runs())  # v1 returns a generator
     assert [r.id for r in runs] == [first.id]
     assert runs[0].get_portal_url().startswith(f"https://ml.azure.com/runs/{first.id}")
 
@@ -177,3 +177,24 @@ def test_transient_errors_while_polling_are_retried(fake_aml, submit):
     fake_aml.fail_next("GET", r"/runs/[^/]+/details$", 503, 429)
     assert run.wait_for_completion()["status"] == "Completed"
     assert [r.status for r in fake_aml.calls("GET", r"/details$")][:3] == [503, 429, 200]
+
+
+def test_run_surface_on_a_cloud_run(submit, fake_aml, cloud_workspace, tmp_path):
+    from acpt_estimator.exceptions import V1NotSupportedException
+    from acpt_estimator.v1.core.script_run import ScriptRun
+
+    first = submit()
+    run = submit()
+    again = Run.get(cloud_workspace, run.id)  # by id, from another object
+    assert isinstance(again, ScriptRun) and again.id == run.id and again.experiment.name == "runs"
+    assert Run(run.experiment, run.id).id == run.id and run.number == first.number + 1 and run.parent is None
+    run.set_tags({"keep": "1", "drop": "2"})
+    run.remove_tags("drop")
+    assert run.get_tags() == {"keep": "1"}
+    assert fake_aml.calls("POST", r"/mlflow/v2\.0/.*/runs/delete-tag$")
+    with pytest.raises(V1NotSupportedException, match="upload_file.*Use instead:"):
+        run.upload_file("outputs/x.txt", str(tmp_path))
+    with pytest.raises(UserErrorException, match="set by the job itself"):
+        run.complete()
+    run.wait_for_completion()
+    assert run.get_details_with_logs()["logFiles"]["user_logs/std_log.txt"].startswith("Epoch 1 loss 0.9\n")

@@ -5,13 +5,14 @@ from __future__ import annotations
 import os
 
 from ...exceptions import ModelPathNotFoundException, UserErrorException
-from acpt_estimator.v1.core.run import Run
-from ...tracking import metrics_from_records, user_tags
+from acpt_estimator.v1.core.script_run import ScriptRun
+from ...tracking import metrics_from_records, tags_match, user_tags
+from ...v1._refusal import refused
 from . import run_files, run_metrics, stream
 from .client import azure_errors, ml_client, services
 
 
-class CloudRun(Run):
+class CloudRun(ScriptRun):
     """A submitted v2 job seen through v1's ``ScriptRun`` methods."""
 
     def __init__(self, experiment, run_id: str, job=None):
@@ -197,8 +198,45 @@ class CloudRun(Run):
         with azure_errors(self._workspace, f"update run {self._id!r}"):
             self._job = ml_client(self._workspace).jobs.update(self._id, **fields)
 
-    def get_children(self, recursive=False, tags=None, properties=None, type=None, status=None, _rehydrate_runs=True):
-        return iter(())
+    def remove_tags(self, tags) -> None:
+        """Tags are the run's MLflow tags too: MLflow's delete-tag removes them."""
+        run_metrics.delete_tags(self._workspace, self._id, [tags] if isinstance(tags, str) else list(tags))
+
+    def get_children(self, recursive=False, tags=None, properties=None, type=None, status=None,
+                     _rehydrate_runs=True):
+        from .sweep_run import run_for_job
+
+        with azure_errors(self._workspace, f"list the child runs of {self._id!r}"):
+            children = list(ml_client(self._workspace).jobs.list(parent_job_name=self._id))
+        runs = [run_for_job(self._experiment, child) for child in children]
+        if status is not None:
+            runs = [r for r in runs if r._status == status]
+        return iter([r for r in runs if tags_match(r.tags, tags)])
+
+    @property
+    def description(self):
+        return getattr(self._job or self._refresh(), "description", None)
+
+    def _number(self):
+        svc = self._services()
+        with azure_errors(self._workspace, f"read run {self._id!r}"):
+            return svc.get_json(svc.history(f"/runs/{self._id}")).get("runNumber")
+
+    def _parent_id(self):
+        return self._history_details().get("parentRunId")
+
+    def get_environment(self):
+        """The job's v2 environment (``azureml:<name>@latest``, ``azureml:<name>:<version>`` or an Environment)."""
+        return getattr(self._job or self._refresh(), "environment", None)
+
+    _NO_UPLOAD = ("acpt-estimator uploads files to a cloud run only from inside its job.",
+                  "run.upload_file(...) in the training script (the job's own run), or "
+                  "mlflow.log_artifact(path, run_id=run.id) with azureml-mlflow installed")
+    upload_file = refused("Run.upload_file (on a cloud run, from the driver)", *_NO_UPLOAD)
+    upload_folder = refused("Run.upload_folder (on a cloud run, from the driver)", *_NO_UPLOAD)
+    _store_image = refused("Run.log_image (on a cloud run, from the driver)", *_NO_UPLOAD)
+    _new_child = refused("Run.child_run (on a cloud run)", "v2 has no child runs created from the driver.",
+                         "mlflow.start_run(nested=True) with azureml-mlflow installed, or a pipeline job")
 
     def is_terminal(self) -> bool:
         return self._status in stream.STOP_WAITING

@@ -81,3 +81,10 @@ class Writer:
         with _mlflow_errors(self._run_id, f"log {name!r}"):
             self._store_obj.log_batch(self._run_id, metrics=metrics, params=[],
                                       tags=[RunTag(k, v) for k, v in tags.items()])
+
+
+def delete_tags(workspace, run_id: str, keys) -> None:
+    store = _store(workspace)
+    with _mlflow_errors(run_id, "remove tags"):
+        for key in keys:
+            store.delete_tag(run_id, str(key))

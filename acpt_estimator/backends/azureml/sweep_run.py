@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ...hyperdrive.results import HyperDriveResults
+from acpt_estimator.v1.train.hyperdrive.run import HyperDriveRun
 from ...snapshot_guard import check_snapshot
 from .client import azure_errors, ml_client
 from .run import CloudRun
@@ -23,24 +23,12 @@ def submit_sweep(config, experiment, tags=None):
     return CloudHyperDriveRun(experiment, created.name, job=created, config=config)
 
 
-class CloudHyperDriveRun(HyperDriveResults, CloudRun):
+class CloudHyperDriveRun(HyperDriveRun, CloudRun):
     """The sweep's parent run; trials are its children (run history), metrics come from MLflow per trial."""
 
     def __init__(self, experiment, run_id, job=None, config=None):
         super().__init__(experiment, run_id, job)
         self._config = config
-
-    def get_children(self, recursive=False, tags=None, properties=None, type=None, status=None,
-                     _rehydrate_runs=True):
-        with azure_errors(self._workspace, f"list the trials of {self._id!r}"):
-            children = list(ml_client(self._workspace).jobs.list(parent_job_name=self._id))
-        runs = [CloudRun(self._experiment, child.name, job=child) for child in children]
-        if status is not None:
-            runs = [r for r in runs if r._status == status]
-        if tags:
-            wanted = tags if isinstance(tags, dict) else {t: None for t in ([tags] if isinstance(tags, str) else tags)}
-            runs = [r for r in runs if all(k in r.tags and (v is None or r.tags[k] == v) for k, v in wanted.items())]
-        return iter(runs)
 
     def _hyperparameters_of(self, child):
         """The sampled values (a JSON string, as v1 returned it): the service records them as tags of the sweep
@@ -50,3 +38,20 @@ class CloudHyperDriveRun(HyperDriveResults, CloudRun):
         return self._parent_tags.get(child.id)
 
     _parent_tags = None
+
+
+def run_for_job(experiment, job):
+    """A v2 job as v1 saw it: a sweep is a HyperDriveRun, anything else a ScriptRun."""
+    kind = CloudHyperDriveRun if str(getattr(job, "type", "")).lower() == "sweep" else CloudRun
+    return kind(experiment, job.name, job=job)
+
+
+def find_run(workspace, run_id: str, experiment=None):
+    """``Run.get(workspace, run_id)`` for a cloud run."""
+    with azure_errors(workspace, f"read run {run_id!r}"):
+        job = ml_client(workspace).jobs.get(run_id)
+    if experiment is None:
+        from acpt_estimator.v1.core.experiment import Experiment
+
+        experiment = Experiment(workspace, job.experiment_name, _skip_name_validation=True)
+    return run_for_job(experiment, job)

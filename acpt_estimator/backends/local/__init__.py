@@ -48,22 +48,13 @@ def list_runs(experiment, store_home: str | None = None) -> list:
 
 def get_run(run_id: str, store_home: str | None = None):
     """Reopen a local run by id (from this or an earlier process)."""
-    import os
-
     from ...exceptions import UserErrorException
-    from .run import LocalRun
-    from .store import run_paths
-
-    paths = run_paths(run_id, store_home)
-    if not os.path.isfile(paths.run_json):
+    run = find_run(run_id, store_home=store_home)
+    if run is None:
         raise UserErrorException(
-            f"No local run {run_id!r} in {paths.home}. Runs live under $ACPT_ESTIMATOR_HOME (default ./.acpt in "
-            "the directory the driver ran from); set ACPT_ESTIMATOR_HOME to that store.")
-    if _is_sweep(paths.run_json):
-        from ...hyperdrive.local import SavedHyperDriveRun
-
-        return SavedHyperDriveRun(paths)
-    return LocalRun(paths)
+            f"No local run {run_id!r} in {store_home or home()}. Runs live under $ACPT_ESTIMATOR_HOME "
+            "(default ./.acpt in the directory the driver ran from); set ACPT_ESTIMATOR_HOME to that store.")
+    return run
 
 
 def _is_sweep(run_json: str) -> bool:
@@ -73,3 +64,20 @@ def _is_sweep(run_json: str) -> bool:
         return read_json(run_json).get("runType") == "hyperdrive"
     except (OSError, ValueError):
         return False
+
+
+def find_run(run_id: str, experiment=None, store_home: str | None = None):
+    """The local run ``run_id`` (with its experiment), or None when the store has no such run."""
+    import os
+
+    from .run import LocalRun
+    from .store import run_paths
+
+    paths = run_paths(run_id, store_home)
+    if not os.path.isfile(paths.run_json):
+        return None
+    if _is_sweep(paths.run_json):
+        from ...hyperdrive.local import SavedHyperDriveRun
+
+        return SavedHyperDriveRun(paths)
+    return LocalRun(paths, experiment=experiment)

@@ -13,17 +13,18 @@ from pathlib import Path
 
 from ...exceptions import ActivityFailedException, UserErrorException
 from acpt_estimator.v1.core.run import TERMINAL_STATUSES, Run
+from acpt_estimator.v1.core.script_run import ScriptRun
 from ...paths import contained
-from ...tracking import RecordingRun, from_mlflow, metrics_from_records, sort_records
-from . import models, procs
-from .store import RunPaths, read_json, utc_iso
+from ...tracking import RecordingRun, from_mlflow, metrics_from_records, sort_records, tags_match
+from . import interactive, models, procs
+from .store import RunPaths, all_run_records, read_json, utc_iso
 
 logger = logging.getLogger(__name__)
 _POLL = 0.1
 _CHUNK = 1 << 20  # show_output streams a log in pieces of this size
 
 
-class LocalRun(RecordingRun, Run):
+class LocalRun(RecordingRun, ScriptRun):
     """A run of the local backend. ``job`` is set in the process that supervises it."""
 
     def __init__(self, paths: RunPaths, experiment=None, job=None, in_job=False):
@@ -188,6 +189,10 @@ class LocalRun(RecordingRun, Run):
         return single if world == 1 else os.path.join(self._paths.user_logs, "std_log_process_0.txt")
 
     def cancel(self) -> None:
+        if self._interactive:
+            if self.get_status() not in TERMINAL_STATUSES:
+                interactive.finish(self._paths, "Canceled")
+            return
         if self._in_job:
             logger.warning("cancel is not supported for submitted runs.")
             return
@@ -280,7 +285,60 @@ class LocalRun(RecordingRun, Run):
 
     # ---- v1 odds and ends ---------------------------------------------------------------------------
     def get_children(self, recursive=False, tags=None, properties=None, type=None, status=None, _rehydrate_runs=True):
-        return iter(())
+        """Runs of the store whose parent is this run (child_run/create_children), oldest first."""
+        found = [LocalRun(RunPaths(self._paths.home, r["runId"]), experiment=self._experiment)
+                 for r in reversed(all_run_records(self._paths.home)) if r.get("parentRunId") == self.id]
+        return iter([c for c in found if (status is None or c.get_status() == status) and tags_match(c.get_tags(), tags)])
+
+    # ---- interactive runs (experiment.start_logging, child_run): this process sets the status -------
+    @property
+    def _interactive(self) -> bool:
+        return not self._in_job and bool(self._record().get("interactive"))
+
+    def _new_child(self, run_id, name):
+        return interactive.start(self.experiment, run_id, parent_id=self.id, display_name=name,
+                                 store_home=self._paths.home)
+
+    def start(self):
+        if not self._interactive:
+            return Run.start(self)
+        if self.get_status() in TERMINAL_STATUSES:
+            raise UserErrorException(f"Run {self.id} has ended ({self.get_status()}); start a new one with "
+                                     "experiment.start_logging().")
+
+    def complete(self, _set_status=True):
+        if not self._interactive:
+            return RecordingRun.complete(self) if self._in_job else Run.complete(self)
+        if _set_status:
+            interactive.finish(self._paths, "Completed")
+
+    def fail(self, error_details=None, error_code=None, _set_status=True):
+        if not self._interactive:
+            return RecordingRun.fail(self, error_details, error_code) if self._in_job else Run.fail(self)
+        if _set_status:
+            interactive.finish(self._paths, "Failed", {"code": error_code or "UserError",
+                                                       "message": "" if error_details is None else str(error_details)})
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, exc_type, exc, tb):
+        """``with exp.start_logging() as run:`` ends the run: Completed, or Failed with the exception."""
+        if self._interactive and self.get_status() not in TERMINAL_STATUSES:
+            self.fail(repr(exc)) if exc is not None else self.complete()
+        return False
+
+    @property
+    def description(self):
+        return self._record().get("description")
+
+    def _parent_id(self):
+        return self._record().get("parentRunId")
+
+    def _number(self):
+        """Runs are numbered in the order the store created them, from 1."""
+        created = self._record().get("createdTime") or 0
+        return sum(1 for r in all_run_records(self._paths.home) if (r.get("createdTime") or 0) <= created)
 
     def get_environment(self):
         return (self._record().get("runDefinition") or {}).get("environment")

@@ -8,7 +8,7 @@ import importlib
 _LAZY = {
     "ComputeTarget": "compute", "ContainerRegistry": "container_registry", "Datastore": "datastore", "Dataset": "dataset", "Environment": "environment",
     "Experiment": "experiment", "Model": "model", "Run": "run", "RunConfiguration": "runconfig",
-    "ScriptRunConfig": "script_run_config", "Workspace": "workspace",
+    "ScriptRunConfig": "script_run_config", "Workspace": "workspace", "ScriptRun": "script_run", "get_run": "run",
     "Image": "image", "Keyvault": "keyvault", "LinkedService": "linked_service",
     "SynapseWorkspaceLinkedServiceConfiguration": "linked_service", "PrivateEndPoint": "private_endpoint",
     "PrivateEndPointConfig": "private_endpoint", "Webservice": "webservice",

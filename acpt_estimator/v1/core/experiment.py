@@ -5,10 +5,32 @@ from __future__ import annotations
 from acpt_estimator.exceptions import UserErrorException
 from acpt_estimator.names import is_valid, suggest
 from acpt_estimator.target import backend_for
+from acpt_estimator.tracking import tags_match
+from acpt_estimator.v1._refusal import refuse, refused
+
+_NO_ARCHIVE = ("azure-ai-ml has no experiment archive/delete operation.",
+               "the Azure ML studio's Experiments page (Archive / Delete), or mlflow.delete_experiment(id) with "
+               "azureml-mlflow installed")
+_CLOUD_TAGS = ("experiment tags live in the workspace's MLflow tracking, which acpt-estimator does not write.",
+               "mlflow.set_experiment_tag(key, value) / mlflow.delete_experiment_tag(key) with azureml-mlflow")
+
+
+class ViewType:
+    """Which experiments ``Experiment.list`` returns (v1's values)."""
+
+    ACTIVE_ONLY = "ActiveOnly"
+    ARCHIVED_ONLY = "ArchivedOnly"
+    ALL = "All"
 
 
 class Experiment:
     """``Experiment(workspace, name)``; the name rule is v1's."""
+
+    DELIM = "/"
+    EXPERIMENT_ID_PATH = "experimentids"
+    EXPERIMENT_NAME_PATH = "experiments"
+    TID_FMT = "&tid={}"
+    WORKSPACE_FMT = "?wsid=/subscriptions/{}/resourcegroups/{}/workspaces/{}"
 
     def __init__(self, workspace, name, _skip_name_validation=False, _id=None, _archived_time=None,
                  _create_in_cloud=True, _experiment_dto=None, **kwargs):
@@ -20,6 +42,7 @@ class Experiment:
         self.workspace = workspace
         self.name = name
         self.id = _id
+        self._archived_time = _archived_time
 
     def submit(self, config, tags=None, **kwargs):
         """Submit an estimator, ScriptRunConfig or HyperDriveConfig; returns a Run at once."""
@@ -33,10 +56,91 @@ class Experiment:
         return submit_spec(spec, self)
 
     def get_runs(self, type=None, tags=None, properties=None, include_children=False):
-        """The experiment's runs, newest first (local store, then cloud)."""
+        """The experiment's runs, newest first (local store, then cloud), filtered as v1 did."""
         from acpt_estimator.backends import list_runs
 
-        return list_runs(self)
+        return (r for r in list_runs(self) if (include_children or r._parent_id() is None)
+                and (type is None or r.type == type) and tags_match(r.get_tags(), tags)
+                and tags_match(r.properties, properties))
+
+    def start_logging(self, *args, outputs=None, snapshot_directory=None, display_name=None, **kwargs):
+        """An interactive run: log to it from this process, then ``complete()`` (or use it in ``with``)."""
+        if not getattr(self.workspace, "_offline", True):
+            refuse("Experiment.start_logging (in an Azure ML workspace)",
+                   "interactive runs in the cloud are MLflow runs, which acpt-estimator does not create.",
+                   "mlflow.set_experiment(name); mlflow.start_run() with azureml-mlflow installed "
+                   "(or Experiment(Workspace._local(), name).start_logging() for a local run)")
+        from acpt_estimator.backends.local import interactive
+
+        return interactive.start(self, display_name=display_name)
+
+    @staticmethod
+    def list(workspace, experiment_name=None, view_type=ViewType.ACTIVE_ONLY, tags=None):
+        """The workspace's experiments (every experiment with a run; none is ever archived here)."""
+        from acpt_estimator.backends import experiment_names
+
+        if view_type == ViewType.ARCHIVED_ONLY:
+            return []
+        names = [n for n in experiment_names(workspace) if experiment_name in (None, n)]
+        return [Experiment(workspace, n, _skip_name_validation=True) for n in names]
+
+    @property
+    def archived_time(self):
+        return self._archived_time
+
+    @property
+    def workspace_object(self):
+        return self.workspace
+
+    @property
+    def identity(self) -> str:
+        return f"Experiment#{self.name}"
+
+    @classmethod
+    def get_docs_url(cls) -> str:
+        return "https://learn.microsoft.com/python/api/azureml-core/azureml.core.experiment.experiment"
+
+    def get_portal_url(self) -> str:
+        ws = self.workspace
+        if getattr(ws, "_offline", True):
+            from acpt_estimator.backends.local.store import file_uri, home
+
+            return file_uri(home())
+        return (f"https://ml.azure.com/experiments/{self.name}"
+                + self.WORKSPACE_FMT.format(ws.subscription_id, ws.resource_group, ws.name))
+
+    @property
+    def portal_url(self) -> str:
+        return self.get_portal_url()
+
+    def refresh(self) -> None:
+        """Nothing is cached here: every read goes to the store or the service."""
+
+    @property
+    def tags(self) -> dict:
+        return dict(self._tag_store().read())
+
+    def tag(self, key, value=None) -> None:
+        self.set_tags({key: "" if value is None else value})
+
+    def set_tags(self, tags) -> None:
+        self._tag_store().update({str(k): str(v) for k, v in dict(tags).items()})
+
+    def remove_tags(self, tags) -> None:
+        self._tag_store().remove([tags] if isinstance(tags, str) else list(tags))
+
+    def _tag_store(self):
+        if not getattr(self.workspace, "_offline", True):
+            refuse("Experiment.tags (in an Azure ML workspace)", *_CLOUD_TAGS)
+        from acpt_estimator.backends.local.experiments import ExperimentTags
+
+        return ExperimentTags(self.name)
+
+    archive = refused("Experiment.archive", *_NO_ARCHIVE)
+    reactivate = refused("Experiment.reactivate", *_NO_ARCHIVE)
+    delete = refused("Experiment.delete", *_NO_ARCHIVE)
+    from_directory = refused("Experiment.from_directory", "v2 has no project folders (.azureml/project.json).",
+                             "Experiment(Workspace.from_config(path), name)")
 
     def __repr__(self) -> str:
         return f"Experiment(Name: {self.name},\nWorkspace: {getattr(self.workspace, 'name', None)})"

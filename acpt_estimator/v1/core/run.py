@@ -1,20 +1,67 @@
-"""v1 ``Run``: one protocol for local and cloud runs, plus ``Run.get_context()`` inside a job."""
+"""v1 ``azureml.core.run``: ``Run``, one protocol for local and cloud runs, ``Run.get_context()`` inside a job."""
 
 from __future__ import annotations
 
 import abc
-import uuid
+import logging
+import os
 
 from acpt_estimator.exceptions import RunEnvironmentException, UserErrorException
 from acpt_estimator.tracking import V1Logging
+from acpt_estimator.v1._refusal import refused
+from acpt_estimator.v1.core._offline_run import _OfflineRun  # noqa: F401 - v1 defines it in this module
 
 TERMINAL_STATUSES = ("Completed", "Failed", "Canceled")
+LOG_PREFIXES = ("azureml-logs/", "logs/", "user_logs/", "system_logs/")
+_NO_SNAPSHOTS = ("v2 jobs keep their code as a code asset, not as run snapshots.",
+                 "ml_client.jobs.download(run_id, all=True) (downloads the job's code and outputs)")
+logger = logging.getLogger(__name__)
 
 
-class Run(V1Logging, abc.ABC):
+class _Reopens(abc.ABCMeta):
+    """``Run(experiment, run_id)`` (v1's way to reopen a run) returns the backend's run of that id."""
+
+    def __call__(cls, *args, **kwargs):
+        if cls.__dict__.get("_reopens_by_id"):
+            return cls._reopen(*args, **kwargs)
+        return super().__call__(*args, **kwargs)
+
+
+class Run(V1Logging, metaclass=_Reopens):
     """What ``exp.submit`` returns; the v1 methods drivers call. LocalRun and CloudRun implement it."""
 
+    _reopens_by_id = True
     _user_error = UserErrorException
+    DELIM = "/"
+    EXPERIMENT_ID_PATH = "experimentids"
+    EXPERIMENT_NAME_PATH = "experiments"
+    RUN_PATH = "runs"
+    TID_FMT = "&tid={}"
+    WORKSPACE_FMT = "?wsid=/subscriptions/{}/resourcegroups/{}/workspaces/{}"
+
+    @classmethod
+    def _reopen(cls, experiment, run_id, outputs=None, **kwargs):
+        return find_run(experiment.workspace, run_id, experiment)
+
+    @staticmethod
+    def get(workspace, run_id):
+        """The run with this id, local store first, then the workspace."""
+        return find_run(workspace, run_id)
+
+    @staticmethod
+    def list(experiment, type=None, tags=None, properties=None, status=None, include_children=False,
+             _rehydrate_runs=True):
+        runs = experiment.get_runs(type=type, tags=tags, properties=properties, include_children=include_children)
+        return iter([r for r in runs if status is None or r.get_status() == status])
+
+    @classmethod
+    def get_submitted_run(cls, **kwargs):
+        """Deprecated in v1 for ``get_context``; the same here."""
+        return cls.get_context(**kwargs)
+
+    @classmethod
+    def get_docs_url(cls) -> str:
+        return "https://learn.microsoft.com/python/api/azureml-core/azureml.core.run.run"
 
     @classmethod
     def get_context(cls, allow_offline=True, used_for_context_manager=False, **kwargs):
@@ -68,10 +115,189 @@ class Run(V1Logging, abc.ABC):
     @abc.abstractmethod
     def get_portal_url(self) -> str: ...
 
+    @abc.abstractmethod
+    def get_children(self, recursive=False, tags=None, properties=None, type=None, status=None,
+                     _rehydrate_runs=True): ...
+
+    @abc.abstractmethod
+    def get_tags(self) -> dict: ...
+
+    @abc.abstractmethod
+    def set_tags(self, tags) -> None: ...
+
+    @abc.abstractmethod
+    def remove_tags(self, tags) -> None: ...
+
+    @property
+    @abc.abstractmethod
+    def properties(self) -> dict: ...
+
+    @abc.abstractmethod
+    def add_properties(self, properties) -> None: ...
+
+    @abc.abstractmethod
+    def upload_file(self, name, path_or_stream, datastore_name=None): ...
+
+    @abc.abstractmethod
+    def upload_folder(self, name, path, datastore_name=None): ...
+
+    @abc.abstractmethod
+    def get_environment(self): ...
+
+    def tag(self, key, value=None) -> None:
+        self.set_tags({key: "" if value is None else value})
+
+    @property
+    def tags(self) -> dict:
+        return self.get_tags()
+
+    def upload_files(self, names, paths, return_artifacts=False, timeout_seconds=None, datastore_name=None):
+        if len(names) != len(paths):
+            raise UserErrorException(f"upload_files got {len(names)} names for {len(paths)} paths; pass one name "
+                                     "per path.")
+        for name, path in zip(names, paths):
+            self.upload_file(name, path, datastore_name=datastore_name)
+
+    def flush(self, timeout_seconds=300) -> None:
+        """Records are written when logged (nothing is buffered), so there is nothing left to send."""
+
+    def start(self) -> None:
+        self._status_is_the_backends("start")
+
+    def complete(self, _set_status=True) -> None:
+        self._status_is_the_backends("complete")
+
+    def fail(self, error_details=None, error_code=None, _set_status=True) -> None:
+        self._status_is_the_backends("fail")
+
+    def _status_is_the_backends(self, call: str):
+        raise UserErrorException(
+            f"run.{call}() on {type(self).__name__} {self.id}: the status of a submitted run is set by the job "
+            "itself (Completed when its script exits 0, Failed otherwise). start/complete/fail apply to runs from "
+            "experiment.start_logging() and run.child_run(); call run.cancel() to stop a submitted run.")
+
     # ---- shared behaviour ---------------------------------------------------------------------------
     @property
     def experiment(self):
         return getattr(self, "_experiment", None)
+
+    @property
+    def name(self) -> str:
+        return self.display_name
+
+    @property
+    def display_name(self) -> str:
+        return self.id
+
+    @property
+    def description(self):
+        return None
+
+    @property
+    def identity(self) -> str:
+        return self.id
+
+    @property
+    def status(self) -> str:
+        return self.get_status()
+
+    @property
+    def portal_url(self) -> str:
+        return self.get_portal_url()
+
+    @property
+    def number(self):
+        """v1's run number; its meaning may change (v1 said so too)."""
+        logger.warning("Run Number's semantics may be modified in the future.")
+        return self._number()
+
+    def _number(self):
+        return None
+
+    @property
+    def parent(self):
+        parent_id = self._parent_id()
+        return None if parent_id is None else find_run(self.experiment.workspace, parent_id, self.experiment)
+
+    def _parent_id(self):
+        return None
+
+    def get_properties(self) -> dict:
+        return dict(self.properties)
+
+    def get_detailed_status(self) -> dict:
+        return {"status": self.get_status(), "details": None}
+
+    def _log_names(self) -> list:
+        return [n for n in self.get_file_names() if n.startswith(LOG_PREFIXES)]
+
+    def get_details_with_logs(self) -> dict:
+        """``get_details()`` with each log file's text in ``logFiles``."""
+        import tempfile
+
+        details = self.get_details()
+        logs = {}
+        with tempfile.TemporaryDirectory() as folder:
+            for index, name in enumerate(self._log_names()):
+                target = os.path.join(folder, str(index))
+                self.download_file(name, target)
+                with open(target, encoding="utf-8", errors="replace") as handle:
+                    logs[name] = handle.read()
+        details["logFiles"] = logs
+        return details
+
+    def get_all_logs(self, destination=None) -> list:
+        """Download every log file under ``destination`` (default: a folder named after the run); their paths."""
+        root = destination or self.id
+        paths = []
+        for name in self._log_names():
+            target = os.path.join(root, *name.split("/"))
+            self.download_file(name, target)
+            paths.append(target)
+        return paths
+
+    def child_run(self, name=None, run_id=None, outputs=None):
+        """A new run whose parent is this one (an interactive run: log to it, then ``complete()``)."""
+        return self._new_child(run_id or f"{self.id}_{name or 'child'}_{os.urandom(4).hex()}", name)
+
+    def create_children(self, count=None, tag_key=None, tag_values=None) -> list:
+        """``count`` children, or one per value of ``tag_values`` (tagged ``tag_key``)."""
+        if tag_values is not None:
+            if tag_key is None or (count is not None and count != len(tag_values)):
+                raise UserErrorException(
+                    f"create_children(count={count!r}, tag_key={tag_key!r}, tag_values=...): tag_values needs "
+                    "tag_key, and count (if given) must equal len(tag_values).")
+            count = len(tag_values)
+        if not isinstance(count, int) or count < 1:
+            raise UserErrorException(f"create_children(count={count!r}): pass a positive count, or tag_key= with "
+                                     "tag_values=[...] (one child per value).")
+        children = []
+        for index in range(count):
+            child = self.child_run(name=str(index))
+            if tag_values is not None:
+                child.tag(tag_key, tag_values[index])
+            children.append(child)
+        return children
+
+    def _new_child(self, run_id: str, name):
+        raise UserErrorException(f"{type(self).__name__} {self.id} cannot have child runs.")
+
+    add_type_provider = refused(
+        "Run.add_type_provider", "runs are created by acpt-estimator's backends; there is no run-type registry.",
+        "subclass nothing: Run.get(workspace, run_id) returns the right kind of run")
+    clean = refused("Run.clean", "v2 keeps no per-target run folders to clean.",
+                    "delete the local store folder ($ACPT_ESTIMATOR_HOME/runs/<id>) or archive the job in the studio")
+    get_secret = refused("Run.get_secret", "v2 jobs do not proxy the workspace Key Vault.",
+                         "azure.keyvault.secrets.SecretClient(vault_url, DefaultAzureCredential()).get_secret(name)")
+    get_secrets = refused("Run.get_secrets", "v2 jobs do not proxy the workspace Key Vault.",
+                          "azure.keyvault.secrets.SecretClient(vault_url, credential).get_secret(name) for each name")
+    get_snapshot_id = refused("Run.get_snapshot_id", *_NO_SNAPSHOTS)
+    restore_snapshot = refused("Run.restore_snapshot", *_NO_SNAPSHOTS)
+    take_snapshot = refused("Run.take_snapshot", *_NO_SNAPSHOTS)
+    list_by_compute = refused("Run.list_by_compute", "azure-ai-ml lists jobs by experiment, not by compute.",
+                              "[j for j in ml_client.jobs.list() if j.compute == compute_name]")
+    submit_child = refused("Run.submit_child", "v2 has no child jobs submitted from a run.",
+                           "a pipeline job (azure.ai.ml.dsl.pipeline) or a separate experiment.submit(...)")
 
     @property
     def type(self) -> str:
@@ -84,72 +310,33 @@ class Run(V1Logging, abc.ABC):
     __repr__ = __str__
 
 
-class _OfflineRun:
-    """v1's offline run: every call prints what it would have recorded and never fails."""
+def find_run(workspace, run_id, experiment=None):
+    """The run ``run_id`` of a workspace: the local store's, else the cloud's (``Run.get``, ``get_run``)."""
+    from acpt_estimator import backends
 
-    def __init__(self):
-        self.id = f"OfflineRun_{uuid.uuid4()}"
-        self.name = self.id
+    return backends.find_run(workspace, run_id, experiment)
 
-    def log(self, name, value, description=""):
-        print(f"Attempted to log scalar metric {name}:\n{value}")
 
-    def log_list(self, name, value, description=""):
-        print(f"Attempted to log list metric {name}:\n{value}")
+def get_run(experiment, run_id, rehydrate=True, clean_up=True):
+    """v1 ``azureml.core.run.get_run``: reopen a run of an experiment."""
+    return find_run(experiment.workspace, run_id, experiment)
 
-    def log_row(self, name, description=None, **kwargs):
-        print(f"Attempted to log row metric {name}:\n{kwargs}")
 
-    def log_table(self, name, value, description=""):
-        print(f"Attempted to log table metric {name}:\n{value}")
+class InputDatasets(dict):
+    """v1 ``run.input_datasets``: ``{input name: dataset or path}``."""
 
-    def log_image(self, name, path=None, plot=None, description=""):
-        if (path is None) == (plot is None):
-            raise UserErrorException("log_image needs exactly one of path and plot.")
-        print(f"Attempted to log image metric {name}:\n{path if path is not None else plot}")
+    def __init__(self, workspace=None):
+        super().__init__()
+        self.workspace = workspace
 
-    def log_confusion_matrix(self, name, value, description=""):
-        print(f"Attempted to log confusion_matrix metric {name}:\n{value}")
 
-    def tag(self, key, value=None):
-        print(f"Attempted to add tag {key} with value {value}")
+class OutputDatasets(dict):
+    """v1 ``run.output_datasets``: ``{output name: dataset or path}``."""
 
-    def set_tags(self, tags):
-        print(f"Attempted to set tags {tags}")
+    def __init__(self, workspace=None):
+        super().__init__()
+        self.workspace = workspace
 
-    def add_properties(self, properties):
-        print(f"Attempted to add properties {properties}")
 
-    def upload_file(self, name, path_or_stream, datastore_name=None):
-        print(f"Attempted to track file {name} at {path_or_stream}")
-
-    def upload_folder(self, name, path, datastore_name=None):
-        print(f"Attempted to track folder {name} at {path}")
-
-    def fail(self, error_details=None, error_code=None, _set_status=True):
-        print(f"Run failed with error code {error_code}:\n{error_details}")
-
-    def complete(self, _set_status=True):
-        return None
-
-    def cancel(self):
-        return None
-
-    def flush(self, timeout_seconds=300):
-        return None
-
-    def get_status(self):
-        return "Running"
-
-    def child_run(self, name=None, run_id=None, outputs=None):
-        child = _OfflineRun()
-        child.id = run_id or f"{self.id}.{name}"
-        return child
-
-    def __enter__(self):
-        print(f"[START] Run {self.id} context")
-        return self
-
-    def __exit__(self, *exc):
-        print(f"[STOP] Run {self.id} context")
-        return False
+class LinkOutput:
+    """v1's marker for a run output linked to a dataset; v2 job outputs name their data asset directly."""

@@ -1,2 +1,2 @@
 """Shim for ``azureml.core.experiment``."""
-from acpt_estimator.v1.core.experiment import Experiment  # noqa: F401
+from acpt_estimator.v1.core.experiment import Experiment, ViewType  # noqa: F401

@@ -1,2 +1,2 @@
-"""Shim for ``azureml.core.run``: ``Run.get_context()`` inside jobs."""
-from acpt_estimator.v1.core.run import Run  # noqa: F401
+"""Shim for ``azureml.core.run``: ``Run.get_context()`` inside jobs, ``Run.get``/``get_run`` outside."""
+from acpt_estimator.v1.core.run import InputDatasets, LinkOutput, OutputDatasets, Run, _OfflineRun, get_run  # noqa: F401

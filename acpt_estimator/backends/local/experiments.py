@@ -1,0 +1,38 @@
+"""Local experiments: tags kept in ``<store>/experiments/<name>.json``; names are those of the store's runs."""
+
+from __future__ import annotations
+
+import os
+
+from ...paths import contained
+from .store import all_run_records, home, read_json, write_json
+
+
+class ExperimentTags:
+    """One experiment's tags in the local store (read-modify-write through an atomic rename)."""
+
+    def __init__(self, name: str, store_home: str | None = None):
+        folder = os.path.join(store_home or home(), "experiments")
+        self.path = contained(folder, f"{name}.json", parameter="name", what="the store's experiments",
+                              fix="Use a v1 experiment name (letters, digits, - and _).")
+
+    def read(self) -> dict:
+        try:
+            return dict(read_json(self.path))
+        except (OSError, ValueError):
+            return {}
+
+    def update(self, tags: dict) -> None:
+        self._write({**self.read(), **tags})
+
+    def remove(self, keys) -> None:
+        self._write({k: v for k, v in self.read().items() if k not in set(keys)})
+
+    def _write(self, tags: dict) -> None:
+        os.makedirs(os.path.dirname(self.path), exist_ok=True)
+        write_json(self.path, tags)
+
+
+def experiment_names(store_home: str | None = None) -> list:
+    """Names of the experiments with a run in the store, most recent first."""
+    return list(dict.fromkeys(r.get("experimentName") for r in all_run_records(store_home) if r.get("experimentName")))

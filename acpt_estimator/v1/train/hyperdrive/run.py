@@ -1,0 +1,31 @@
+"""v1 ``azureml.train.hyperdrive.run``: ``HyperDriveRun``, the parent run of a sweep (local or cloud)."""
+
+from __future__ import annotations
+
+from acpt_estimator.hyperdrive.results import HyperDriveResults
+from acpt_estimator.v1._refusal import refused
+from acpt_estimator.v1.core.run import Run
+
+
+class HyperDriveRun(HyperDriveResults, Run):
+    """``exp.submit(HyperDriveConfig)`` returns one; ``HyperDriveRun(experiment, run_id)`` reopens one."""
+
+    _reopens_by_id = True
+    RUN_TYPE = "hyperdrive"
+    HYPER_DRIVE_RUN_USER_AGENT = "sdk_run_hyper_drive"
+
+    @classmethod
+    def _reopen(cls, experiment, run_id, hyperdrive_config=None, **kwargs):
+        run = super()._reopen(experiment, run_id)
+        if hyperdrive_config is not None:
+            run._config = hyperdrive_config
+        return run
+
+    @property
+    def hyperdrive_config(self):
+        """The HyperDriveConfig this run was submitted with (None for a run reopened by id)."""
+        return self._config
+
+    get_diagnostics = refused(
+        "HyperDriveRun.get_diagnostics", "v2 sweeps keep no diagnostics bundle; their log is azureml-logs/hyperdrive.txt.",
+        "hyperdrive_run.get_all_logs() or ml_client.jobs.download(sweep_id, all=True)")
