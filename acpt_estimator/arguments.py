@@ -114,16 +114,21 @@ class ArgumentBuilder:
                 f"Input {cfg.name!r}: a file dataset with take/skip/sample steps cannot be mounted or downloaded "
                 "(v2 inputs are whole folders). Pass dataset.as_named_input(name) (direct: the job gets the dataset "
                 "and its steps), or the dataset without steps.")
-        datastore, folder, relative = dataset._base()
+        url = dataset._url()
+        if url is not None:  # a web file: downloaded for the job (v2: a uri_file input of the URL)
+            fields = {"mode": "download", "uri_type": "uri_file", "uri": url}
+            relative = [url.rsplit("/", 1)[-1]]
+        else:
+            datastore, folder, relative = dataset._base()
+            # v2 has no "direct" mode for folders: the job reads mounted files (and the definition for datasets).
+            fields = {"mode": "mount" if mode == "direct" else mode, "uri_type": "uri_folder",
+                      "uri": f"azureml:{dataset.name}:{dataset.version}" if dataset.name else
+                      datastore_uri(datastore.name, folder), "datastore": datastore.name, "path_on_datastore": folder}
         definition = dict(dataset._definition(relative), mode=mode, name=dataset.name, version=dataset.version,
                           id=dataset.id)
         self._merge_input(DataInput(
-            name=cfg.name, reference_name=cfg.name, kind="dataset",
-            # v2 has no "direct" mode for folders: the job reads mounted files (and the definition for datasets).
-            mode="mount" if mode == "direct" else mode, uri_type="uri_folder",
-            uri=f"azureml:{dataset.name}:{dataset.version}" if dataset.name else datastore_uri(datastore.name, folder),
-            datastore=datastore.name, path_on_datastore=folder, dataset_name=dataset.name,
-            dataset_version=dataset.version, definition=json.dumps(definition, sort_keys=True)))
+            name=cfg.name, reference_name=cfg.name, kind="dataset", dataset_name=dataset.name,
+            dataset_version=dataset.version, definition=json.dumps(definition, sort_keys=True), **fields))
         return InputRef(cfg.name)
 
     def _add_output(self, output: OutputDatasetConfig):

@@ -13,6 +13,11 @@ def is_local_workspace(workspace) -> bool:
     return getattr(workspace, "_offline", True)
 
 
+def is_url(path) -> bool:
+    """A public web file (v1 datasets accept http(s) URLs besides datastore paths)."""
+    return isinstance(path, str) and path.lower().startswith(("http://", "https://"))
+
+
 def datastore_uri(datastore_name: str, path: str | None) -> str:
     """The v2 URI of a datastore path; a folder path ends with '/'."""
     path = (path or "").lstrip("/")
@@ -86,3 +91,20 @@ def fill_output_path(path: str, run_id: str, output_name: str) -> str:
 def v2_output_path(path: str) -> str:
     """The same placeholders as v2 path expressions, which the service fills in for each job."""
     return path.replace("{run-id}", "${{name}}").replace("{output-name}", "${{output_name}}")
+
+
+def download_url(url: str, dest: str) -> None:
+    """A web file of a dataset, saved to ``dest``; failures name the URL."""
+    import os
+    import shutil
+    import urllib.error
+    import urllib.request
+
+    os.makedirs(os.path.dirname(dest), exist_ok=True)
+    try:
+        with urllib.request.urlopen(url, timeout=60) as response, open(dest, "wb") as handle:  # noqa: S310
+            shutil.copyfileobj(response, handle)
+    except (urllib.error.URLError, OSError) as err:
+        raise UserErrorException(
+            f"Could not download dataset file {url} ({getattr(err, 'reason', err)}). Check the URL and this "
+            "machine's network access, or upload the file to a datastore.") from None

@@ -25,3 +25,22 @@ def write_files(root, files: dict) -> None:
         path = root / rel
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(content if isinstance(content, bytes) else content.encode())
+
+
+@pytest.fixture()
+def web_files(tmp_path):
+    """A real HTTP server on the loopback serving ``tmp_path/web``; yields (folder, base URL)."""
+    import functools
+    import http.server
+    import threading
+
+    folder = tmp_path / "web"
+    folder.mkdir()
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(folder))
+    handler.log_message = lambda *args: None
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield folder, f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+    server.server_close()

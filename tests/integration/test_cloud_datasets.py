@@ -61,8 +61,10 @@ def test_job_put_has_v2_outputs_and_the_tabular_definition_for_the_job(cloud_wor
     out = OutputFileDatasetConfig(name="summary", destination=(ds, "summaries/{run-id}")).as_upload() \
         .register_on_complete("summary-files")
     scratch = OutputFileDatasetConfig(destination=(ds, "scratch/{output-name}")).as_mount()
+    titanic = Dataset.Tabular.from_delimited_files(path="https://example.org/data/titanic.csv")
     config = ScriptRunConfig(make_project(), script="train.py", compute_target="cpu-cluster",
-                             arguments=["--iris", iris.as_named_input("iris"), "--out", out, "--scratch", scratch])
+                             arguments=["--iris", iris.as_named_input("iris"), "--out", out, "--scratch", scratch,
+                                        "--titanic", titanic.as_named_input("titanic")])
     Experiment(cloud_workspace, "datasets").submit(config)
     job = fake_aml.calls("PUT", r".*/jobs/[^/]+$")[-1].json()["properties"]
     summary = job["outputs"]["summary"]
@@ -74,6 +76,13 @@ def test_job_put_has_v2_outputs_and_the_tabular_definition_for_the_job(cloud_wor
     assert "--iris ${{inputs.iris}} --out ${{outputs.summary}}" in job["command"]
     definition = json.loads(job["environmentVariables"]["ACPT_DATASET_iris"])
     assert definition["type"] == "tabular" and definition["paths"] == ["*.csv"]
+    web = job["inputs"]["titanic"]  # a web CSV: a uri_file input the job downloads
+    assert (web["uri"], web["mode"], web["jobInputType"]) == ("https://example.org/data/titanic.csv", "Download",
+                                                             "uri_file")
+    assert titanic.register(cloud_workspace, "titanic").version == "1"
+    asset = fake_aml.calls("PUT", r".*/data/titanic/versions/1$")[0].json()["properties"]
+    assert (asset["dataUri"], asset["dataType"]) == ("https://example.org/data/titanic.csv", "uri_file")
+    assert Dataset.get_by_name(cloud_workspace, "titanic").paths[0][1] == "https://example.org/data/titanic.csv"
 
     est = PyTorch(make_project(), compute_target="cpu-cluster", entry_script="train.py",
                   script_params={"--out": OutputFileDatasetConfig(destination=(ds, "x")).read_delimited_files()

@@ -12,7 +12,7 @@ from acpt_estimator.v1.core.dataset import Dataset
 from acpt_estimator.v1.core.experiment import Experiment
 from acpt_estimator.v1.core.script_run_config import ScriptRunConfig
 from acpt_estimator.v1.data import OutputFileDatasetConfig, TabularDataset
-from tests.local_fixtures import local_workspace, write_files  # noqa: F401
+from tests.local_fixtures import local_workspace, web_files, write_files  # noqa: F401
 
 pytestmark = pytest.mark.integration
 SRC = os.path.join(os.path.dirname(__file__), os.pardir, "data", "dataset_job")
@@ -26,7 +26,11 @@ def workspace(local_workspace, tmp_path):
     return local_workspace
 
 
-def test_tabular_and_file_inputs_and_outputs_in_a_script_run_config(workspace, tmp_path):
+def test_tabular_and_file_inputs_and_outputs_in_a_script_run_config(workspace, tmp_path, web_files, monkeypatch):
+    folder, base = web_files
+    (folder / "titanic.csv").write_text("PassengerId,Survived\n1,0\n2,1\n3,1\n")
+    monkeypatch.setenv("NO_PROXY", "127.0.0.1")
+    titanic = Dataset.Tabular.from_delimited_files(path=f"{base}/titanic.csv")
     ds = workspace.get_default_datastore()
     iris = Dataset.Tabular.from_delimited_files(path=(ds, "raw/iris/*.csv")).register(workspace, "iris")
     images = Dataset.File.from_files(path=(ds, "raw/images/**"))
@@ -36,14 +40,15 @@ def test_tabular_and_file_inputs_and_outputs_in_a_script_run_config(workspace, t
         .read_delimited_files().register_on_complete("setosa")
     config = ScriptRunConfig(SRC, script="train.py", compute_target="local", arguments=[
         "--iris", iris.as_named_input("iris"), "--images", images.as_named_input("images").as_mount(),
-        "--output", summary, "--prepared", prepared, "--pictures", images.as_named_input("pictures")])
+        "--output", summary, "--prepared", prepared, "--pictures", images.as_named_input("pictures"),
+        "--titanic", titanic.as_named_input("titanic")])
     run = Experiment(workspace, "datasets").submit(config)
     assert run.wait_for_completion()["status"] == "Completed", run.get_details()
 
     landed = tmp_path / ".acpt" / "datastores" / "workspaceblobstore" / "summaries" / run.id / "summary.json"
     seen = json.loads(landed.read_text())  # uploaded to the datastore folder after the job
     assert seen == {"rows": 3, "species": ["setosa", "virginica"], "same_by_id": True, "images": ["cat.png"],
-                    "images_is_path": True, "pictures": ["/cat.png"]}
+                    "images_is_path": True, "pictures": ["/cat.png"], "survived": 2}
     registered = Dataset.get_by_name(workspace, "summary")
     assert registered.to_path() == ["/summary.json"] and registered.tags == {"kind": "json"}
     setosa = Dataset.get_by_name(workspace, "setosa")

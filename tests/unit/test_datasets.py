@@ -13,7 +13,7 @@ from acpt_estimator.job_runtime.acpt_datasets import select
 from acpt_estimator.v1.core.dataset import Dataset
 from acpt_estimator.v1.data import DataType, FileDataset, TabularDataset
 from acpt_estimator.v1.data.dataset_type_definitions import PromoteHeadersBehavior
-from tests.local_fixtures import local_workspace, write_files  # noqa: F401
+from tests.local_fixtures import local_workspace, web_files, write_files  # noqa: F401
 
 
 @pytest.fixture()
@@ -192,3 +192,17 @@ def test_inside_a_cloud_job_a_tabular_input_reads_from_its_mounted_folder(ws, tm
     from acpt_estimator.v1.data.job_inputs import input_datasets
 
     assert input_datasets()["iris"].to_pandas_dataframe().shape == (2, 4)  # a local job: the full TabularDataset
+
+
+def test_a_web_csv_as_the_v1_tutorials_read_it(ws, web_files, monkeypatch):
+    """Dataset.Tabular.from_delimited_files(path='https://.../titanic.csv'): read, registered, read back."""
+    folder, base = web_files
+    (folder / "titanic.csv").write_text("PassengerId,Survived\n1,0\n2,1\n3,1\n")
+    monkeypatch.setenv("NO_PROXY", "127.0.0.1")
+    titanic = Dataset.Tabular.from_delimited_files(path=f"{base}/titanic.csv")
+    assert titanic.to_pandas_dataframe()["Survived"].sum() == 2
+    titanic.register(ws, "titanic")
+    assert Dataset.get_by_name(ws, "titanic").take(1).to_pandas_dataframe()["PassengerId"].tolist() == [1]
+    assert Dataset.File.from_files(f"{base}/titanic.csv").to_path() == ["/titanic.csv"]
+    with pytest.raises(UserErrorException, match=r"Could not download dataset file .*/missing.csv"):
+        Dataset.Tabular.from_delimited_files(path=f"{base}/missing.csv").to_pandas_dataframe()

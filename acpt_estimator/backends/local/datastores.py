@@ -85,6 +85,8 @@ def register(name: str, paths: list, description=None, tags=None, create_new_ver
     base = store_home or home()
     folder = _registry(name, base)
     for datastore, path in paths:
+        if datastore is None:
+            continue  # a web URL: read from the web, nothing to check here
         data = datastore_folder(base, datastore, _without_glob(path))
         if not os.path.exists(data):
             raise UserErrorException(

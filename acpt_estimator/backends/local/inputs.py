@@ -10,7 +10,7 @@ import subprocess
 
 import attrs
 
-from ...datastore_paths import fill_output_path
+from ...datastore_paths import download_url, fill_output_path, is_url
 from ...exceptions import UserErrorException
 from .store import RunPaths, datastore_folder
 
@@ -35,6 +35,8 @@ def input_path(item, store_home: str) -> str:
                 f"Input {item.reference_name!r} points at {path}, which does not exist. Create it or pass "
                 "another path.")
         return path
+    if is_url(item.uri):
+        return item.uri  # a web file: downloaded into the run by materialize
     match = _DATASTORE_URI.match(item.uri)
     if match is None and item.datastore:  # a registered dataset: its datastore path is known
         match = {"ds": item.datastore, "path": item.path_on_datastore}
@@ -183,7 +185,10 @@ def materialize(spec, sources: dict, run_root: str, bind: bool | None = None) ->
         folder = os.path.join(run_root, "inputs", item.name)
         target = os.path.join(folder, os.path.basename(source)) if os.path.isfile(source) else folder
         os.makedirs(folder, exist_ok=True)
-        if item.mode == "download":
+        if is_url(source):  # the job's own copy of a web file
+            target = os.path.join(folder, source.rsplit("/", 1)[-1] or "download")
+            download_url(source, target)
+        elif item.mode == "download":
             _copy(source, target)
         elif bind if bind is not None else bind_mounts_available():  # probed only for jobs that mount
             if os.path.isfile(source):

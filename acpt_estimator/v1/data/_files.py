@@ -5,8 +5,9 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
+import urllib.parse
 
-from acpt_estimator.datastore_paths import is_local_workspace
+from acpt_estimator.datastore_paths import download_url, is_local_workspace, is_url
 from acpt_estimator.exceptions import UserErrorException
 from acpt_estimator.job_runtime.acpt_datasets import local_files, select, split_glob
 
@@ -21,7 +22,9 @@ def list_files(paths) -> list[tuple[tuple, str]]:
     """[(source, relative path)]: source is ('local', abs path) or ('blob', datastore, blob name); sorted, unique."""
     found = {}
     for datastore, path in paths:
-        if datastore is None:  # a local path (a dataset input inside a job)
+        if datastore is None and is_url(path):  # a web file
+            found.setdefault(("url", path), urllib.parse.urlsplit(path).path.rsplit("/", 1)[-1] or "download")
+        elif datastore is None:  # a local path (a dataset input inside a job)
             base, pattern = split_glob(path)
             for rel, shown in select(local_files(base), pattern or ""):
                 found.setdefault(("local", os.path.join(base, rel) if os.path.isdir(base) else base), shown)
@@ -54,6 +57,10 @@ def fetch(entries, target: str | None = None, overwrite: bool = True) -> list[tu
                 os.makedirs(os.path.dirname(dest), exist_ok=True)
                 shutil.copyfile(source[1], dest)
             result.append((dest or source[1], rel))
+        elif source[0] == "url":
+            dest = dest or os.path.join(tempfile.mkdtemp(prefix="acpt-dataset-"), rel)
+            download_url(source[1], dest)
+            result.append((dest, rel))
         else:
             blobs.setdefault(source[1].name, (source[1], []))[1].append((source[2], rel))
     if blobs:

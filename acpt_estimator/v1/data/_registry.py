@@ -8,7 +8,7 @@ import re
 
 import attrs
 
-from acpt_estimator.datastore_paths import datastore_uri, is_local_workspace, parse_datastore_uri
+from acpt_estimator.datastore_paths import datastore_uri, is_local_workspace, is_url, parse_datastore_uri
 from acpt_estimator.exceptions import UserErrorException
 
 DEFINITION_PROPERTY = "acpt.dataset"  # a data asset's v1 definition: type, paths under the asset's folder, steps
@@ -30,7 +30,8 @@ def _datastore(workspace, name: str):
 
 # ---- local records <-> datasets -----------------------------------------------------------------------------
 def _from_record(workspace, record: dict):
-    return _make(workspace, record.get("type", "file"), [(_datastore(workspace, d), p) for d, p in record["paths"]],
+    paths = [(_datastore(workspace, d) if d else None, p) for d, p in record["paths"]]  # None: a web URL
+    return _make(workspace, record.get("type", "file"), paths,
                  record.get("transformations", ()), name=record["name"], version=str(record["version"]),
                  id=record.get("id"), description=record.get("description"), tags=dict(record.get("tags") or {}))
 
@@ -41,6 +42,10 @@ def _from_asset(workspace, asset):
 
     definition = json.loads((asset.properties or {}).get(DEFINITION_PROPERTY) or "null") or {}
     parsed = parse_datastore_uri(asset_path(workspace, asset))
+    if parsed is None and is_url(asset.path):
+        return _make(workspace, definition.get("type", "file"), [(None, asset.path)],
+                     definition.get("transformations", ()), name=asset.name, version=str(asset.version), id=asset.id,
+                     description=asset.description, tags=dict(asset.tags or {}))
     if parsed is None:
         raise UserErrorException(
             f"Data asset {asset.name}:{asset.version} ({asset.type}, {asset.path}) is not a datastore path; v1 "
@@ -60,22 +65,27 @@ def register(dataset, workspace, name, description=None, tags=None, create_new_v
     if not dataset.paths:
         raise UserErrorException("Only a dataset made from datastore paths can be registered "
                                  "(Dataset.File.from_files(path=(ds, 'folder/**'))).")
-    if any(d is None for d, _ in dataset.paths):
+    url = dataset._url()
+    if any(d is None for d, _ in dataset.paths) and url is None:
         raise UserErrorException("A dataset read from a job's local input cannot be registered; register the "
                                  "dataset it came from (Dataset.get_by_name) in the driver.")
     if is_local_workspace(workspace):
         from acpt_estimator.backends.local import datastores
 
         steps = {"type": dataset._kind, "transformations": list(dataset.transformations)}
-        record = datastores.register(name, [(d.name, p) for d, p in dataset.paths], description, tags,
-                                     create_new_version, steps=steps)
+        record = datastores.register(name, [(d.name if d else None, p) for d, p in dataset.paths], description,
+                                     tags, create_new_version, steps=steps)
         return _from_record(workspace, record)
     from acpt_estimator.backends.azureml import data_ops
 
-    datastore, folder, relative = dataset._base()
+    if url is not None:  # a web file: a uri_file asset of that URL
+        uri, uri_type, relative = url, "uri_file", [""]
+    else:
+        datastore, folder, relative = dataset._base()
+        uri, uri_type = datastore_uri(datastore.name, folder), "uri_folder"
     definition = json.dumps(dataset._definition(relative), sort_keys=True)
-    asset = data_ops.register_dataset(workspace, name, datastore_uri(datastore.name, folder), "uri_folder",
-                                      description, tags, create_new_version, {DEFINITION_PROPERTY: definition})
+    asset = data_ops.register_dataset(workspace, name, uri, uri_type, description, tags, create_new_version,
+                                      {DEFINITION_PROPERTY: definition})
     return _from_asset(workspace, asset)
 
 

@@ -165,6 +165,17 @@ class AbstractDataset:
     filter = refused("Dataset.filter", *_NO_EXPRESSIONS)
 
     # ---- how a job sees it ------------------------------------------------------------------------------
+    def _url(self) -> str | None:
+        """The web file this dataset reads, if it reads one (v2: a uri_file input or asset of that URL)."""
+        from acpt_estimator.datastore_paths import is_url
+
+        urls = [p for d, p in self.paths if d is None and is_url(p)]
+        if urls and (len(urls) > 1 or len(self.paths) > 1):
+            raise UserErrorException(
+                f"A dataset of {len(self.paths)} paths with web URLs cannot be one job input or data asset; make "
+                "one dataset per URL, or upload the files to a datastore.")
+        return urls[0] if urls else None
+
     def _base(self) -> tuple:
         """(datastore, folder) all paths share, and the paths relative to it: one v2 input for the job."""
         if not self.paths:

@@ -53,7 +53,8 @@ class DataType:
 
 
 def _paths(member: str, path) -> tuple:
-    """v1 accepts (datastore, 'p'), [(datastore, 'p'), ...] and DataPath / DataReference objects."""
+    """v1 accepts (datastore, 'p'), [(datastore, 'p'), ...], DataPath / DataReference objects and http(s) URLs."""
+    from acpt_estimator.datastore_paths import is_url
     from acpt_estimator.v1.core.datastore import Datastore
 
     items = path if isinstance(path, list) else [path]
@@ -63,10 +64,12 @@ def _paths(member: str, path) -> tuple:
             result.append((item[0], item[1]))
         elif hasattr(item, "datastore") and hasattr(item, "path_on_datastore"):
             result.append((item.datastore, item.path_on_datastore or ""))
+        elif is_url(item):
+            result.append((None, item))  # a web file: read (or downloaded by the job) from its URL
         else:
             raise UserErrorException(
-                f"{member}(path={item!r}): pass (datastore, 'path') tuples (globs allowed), a list of them, or "
-                "DataPath objects, e.g. path=(ws.get_default_datastore(), 'iris/*.csv').")
+                f"{member}(path={item!r}): pass (datastore, 'path') tuples (globs allowed), a list of them, "
+                "DataPath objects or http(s) URLs, e.g. path=(ws.get_default_datastore(), 'iris/*.csv').")
     if not result:
         raise UserErrorException(f"{member}(path=[]): pass at least one (datastore, 'path') tuple.")
     return tuple(result)
