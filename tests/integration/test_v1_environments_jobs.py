@@ -42,6 +42,10 @@ def test_register_names_the_asset_and_jobs_use_an_anonymous_content_addressed_on
     assert body["environmentId"].endswith(paths[-1].split("/workspaces/ws-fake")[-1])
     assert get_run_config_from_script_run(run).target == "cpu-cluster"
 
+    details = Environment.from_docker_image("built-env", "me/img:2").build(cloud_workspace)
+    assert details.status == "Registered" and "when the first job uses it" in details.get_log()
+    assert fake_aml.calls("PUT", r"/environments/built-env/versions/1$")
+
 
 def _check(env, python_args=()):
     full = {"PATH": os.environ.get("PATH", ""), "PYTHONPATH": RUNTIME_DIR, **env}

@@ -194,7 +194,7 @@ def test_estimator_conda_dependencies_changes_reach_the_job():
     assert "scipy" not in dockerfile and "datasets==3.0.0" in dockerfile and "transformers==4.46.0" in dockerfile
 
 
-def test_estimator_run_config_is_a_run_configuration_that_drives_the_job():
+def test_estimator_run_config_is_a_run_configuration_that_drives_the_job(caplog):
     from acpt_estimator.v1.core.runconfig import RunConfiguration
 
     est = PyTorch(SRC, compute_target="c", entry_script="train.py", node_count=2, distributed_backend="mpi",
@@ -205,8 +205,11 @@ def test_estimator_run_config_is_a_run_configuration_that_drives_the_job():
     assert rc.environment.python.conda_dependencies is est.conda_dependencies
     rc.environment_variables["MY_FLAG"] = "1"
     rc.target = "other-cluster"
-    spec = est.to_job_spec()
+    rc.node_count = 8
+    with caplog.at_level(logging.WARNING):
+        spec = est.to_job_spec()
     assert spec.environment_variables["MY_FLAG"] == "1" and spec.compute.target == "other-cluster"
+    assert spec.distribution.node_count == 2 and "est.run_config.node_count changed" in caplog.text
 
 
 def test_environment_entity_is_anonymous_for_inline_environments(tmp_path):

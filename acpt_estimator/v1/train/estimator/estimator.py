@@ -252,6 +252,7 @@ class _EstimatorBase:
             env.python.user_managed_dependencies = bool(p["user_managed"])
             env.docker.base_image = p["custom_docker_image"] or p["custom_docker_base_image"] or self._environment.image
         rc.environment = env
+        self._run_config_as_built = _fixed_fields(rc)
         return rc
 
     def to_job_spec(self, *, experiment_name=None, tags=None, **overrides) -> JobSpec:
@@ -279,6 +280,11 @@ class _EstimatorBase:
         if self._run_config is not None:  # est.run_config.target / .max_run_duration_seconds set by the user
             rc_target = None if self._run_config.target == "amlcompute" else self._run_config.target
             target, max_run = rc_target, self._run_config.max_run_duration_seconds
+            changed = sorted(k for k, v in _fixed_fields(self._run_config).items() if v != self._run_config_as_built[k])
+            if changed:
+                logger.warning("est.run_config.%s changed after the estimator was built and is not used; pass the "
+                               "value to %s(...) instead (node_count=, distributed_training=, shm_size=, vm_size=).",
+                               ", ".join(changed), type(self).__name__)
         target_name = target if isinstance(target, str) or target is None else getattr(target, "name", str(target))
         env_vars = {k: str(v) for k, v in (p["environment_variables"] or {}).items()}
         env_vars.update(self._framework_environment_variables())
@@ -310,6 +316,13 @@ class _EstimatorBase:
     def __repr__(self) -> str:
         return (f"{type(self).__name__}(source_directory={self.source_directory!r}, "
                 f"entry_script={self._params['entry_script']!r}, compute_target={self._params['compute_target']!r})")
+
+
+def _fixed_fields(rc) -> dict:
+    """The run_config fields an estimator decides at construction (changes to them are reported, not used)."""
+    return {"node_count": rc.node_count, "framework": rc.framework, "communicator": rc.communicator,
+            "mpi.process_count_per_node": rc.mpi.process_count_per_node, "docker.shm_size": rc.docker.shm_size,
+            "amlcompute.vm_size": rc.amlcompute.vm_size, "script": rc.script}
 
 
 def _flat(script_params):
