@@ -41,7 +41,9 @@ def make_certificates(folder: str) -> tuple[str, str, str]:
             .add_extension(x509.SubjectAlternativeName([x509.IPAddress(ipaddress.ip_address("127.0.0.1")),
                                                         x509.DNSName("localhost"),
                                                         # datastore uploads, tunnelled by proxy.py
-                                                        x509.DNSName("*.blob.core.windows.net")]), critical=False)
+                                                        x509.DNSName("*.blob.core.windows.net"),
+                                                        # workspace key vaults (keyvault.py)
+                                                        x509.DNSName("*.vault.azure.net")]), critical=False)
             .add_extension(x509.BasicConstraints(ca=False, path_length=None), critical=True)
             .add_extension(x509.ExtendedKeyUsage([ExtendedKeyUsageOID.SERVER_AUTH]), critical=False)
             .add_extension(x509.AuthorityKeyIdentifier.from_issuer_public_key(ca_key.public_key()), critical=False)

@@ -1,8 +1,10 @@
-"""An HTTP CONNECT proxy that tunnels ``<account>.blob.core.windows.net`` to the fake (and refuses everything else).
+"""An HTTP CONNECT proxy that tunnels ``<account>.blob.core.windows.net`` and ``<vault>.vault.azure.net`` to the
+fake (and refuses everything else).
 
 azure-ai-ml uploads a job's local folder inputs to the default datastore's own storage account URL, which no
 setting points elsewhere; with HTTPS_PROXY set to this proxy, those uploads reach the fake's blob store. The
-fake's certificate also names ``*.blob.core.windows.net``, so TLS is verified end to end as usual.
+fake's certificate also names ``*.blob.core.windows.net``, so TLS is verified end to end as usual. The workspace's
+key vault is reached the same way (keyvault.py).
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import socketserver
 import threading
 
 BLOB_SUFFIX = ".blob.core.windows.net"
+VAULT_SUFFIX = ".vault.azure.net"
 
 
 class _Tunnel(socketserver.BaseRequestHandler):
@@ -25,7 +28,7 @@ class _Tunnel(socketserver.BaseRequestHandler):
             head += chunk
         method, target = head.split(b" ", 2)[:2]
         host = target.decode().rsplit(":", 1)[0]
-        if method != b"CONNECT" or not host.endswith(BLOB_SUFFIX):
+        if method != b"CONNECT" or not host.endswith((BLOB_SUFFIX, VAULT_SUFFIX)):
             self.request.sendall(b"HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\n\r\n")  # no internet in tests
             return
         upstream = socket.create_connection(("127.0.0.1", self.server.fake_port))

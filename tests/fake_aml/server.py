@@ -14,7 +14,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import attrs
 
 from .certs import make_certificates
-from .proxy import BLOB_SUFFIX, BlobProxy
+from .proxy import BLOB_SUFFIX, VAULT_SUFFIX, BlobProxy
 from .state import FakeState, JobScript
 
 
@@ -149,6 +149,8 @@ class FakeAzureML:
         host = (handler.headers.get("Host") or "").split(":")[0]
         if host.endswith(BLOB_SUFFIX):  # a datastore account's URL, tunnelled by proxy.py: same blob store
             path = f"/blob/{host.split('.')[0]}{path}"
+        elif host.endswith(VAULT_SUFFIX):  # the workspace's key vault, tunnelled the same way
+            path = f"/keyvault/{host.split('.')[0]}{path}"
         query = {k: v[-1] for k, v in urllib.parse.parse_qs(parsed.query, keep_blank_values=True).items()}
         record = Recorded(handler.command, path, query, {k.lower(): v for k, v in handler.headers.items()}, body)
         with self._lock:

@@ -13,6 +13,7 @@ import attrs
 from .blobs import BlobStore
 from .core_assets import CoreAssetsMixin, runtime_properties
 from .history import TERMINAL, RunHistoryMixin, _arm_error, _not_found
+from .keyvault import FakeVault
 from .mlflow_api import MlflowMixin
 
 _WS = (r"/subscriptions/(?P<sub>[^/]+)/resourceGroups/(?P<rg>[^/]+)/providers/Microsoft\.MachineLearningServices"
@@ -92,6 +93,7 @@ class FakeState(RunHistoryMixin, MlflowMixin, CoreAssetsMixin):
         self.data_assets: dict = {}  # (name, version) -> resource
         self.archived_data: set = set()  # data asset names archived (v1 unregister_all_versions)
         self.blobs = BlobStore()
+        self.vault = FakeVault()
         self.next_script: JobScript | None = None
         self._routes = [(m, re.compile(p + r"$"), f) for m, p, f in self._route_table()]
 
@@ -164,6 +166,9 @@ class FakeState(RunHistoryMixin, MlflowMixin, CoreAssetsMixin):
     def dispatch(self, method, path, query, headers, body):
         if path.startswith("/blob/"):
             return self.blobs.handle(method, path[len("/blob/"):], query, headers, body)
+        if path.startswith("/keyvault/"):
+            vault, _, rest = path[len("/keyvault/"):].partition("/")
+            return self.vault.handle(method, vault, rest, headers, _json(body))
         if path.startswith("/mlflow-artifacts/") and method == "PUT":
             name, _, file = path[len("/mlflow-artifacts/"):].partition("/")
             return self.mlflow_put_artifact(name, file, body)

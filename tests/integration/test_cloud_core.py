@@ -119,7 +119,7 @@ def test_models_have_v1_shapes_and_update(fake_aml, cloud_workspace, submit_for_
     assert ws.get_run(run.id).id == run.id and "exp" in ws.experiments
 
 
-def test_active_runs_on_a_cluster_and_the_key_vault_without_its_client(fake_aml, cloud_workspace, make_project):
+def test_active_runs_on_a_cluster(fake_aml, cloud_workspace, make_project):
     from acpt_estimator import PyTorch
     from acpt_estimator.v1.core.experiment import Experiment
     from tests.fake_aml import JobScript
@@ -131,8 +131,25 @@ def test_active_runs_on_a_cluster_and_the_key_vault_without_its_client(fake_aml,
                                                 use_gpu=True))
     assert [r.id for r in target.get_active_runs()] == [run.id]
     assert list(target.get_active_runs(status="Completed")) == []
+
+
+def test_secrets_go_to_the_workspace_key_vault(fake_aml, cloud_workspace, monkeypatch, capsys):
+    keyvault = cloud_workspace.get_default_keyvault()
+    keyvault.set_secret(name="storage-key", value="s3cr3t")
+    keyvault.set_secrets({"api-token": "t0k"})
+    assert keyvault.get_secret("storage-key") == "s3cr3t" and keyvault.get_secrets(["api-token"]) == {
+        "api-token": "t0k"}
+    assert keyvault.list_secrets() == [{"name": "api-token"}, {"name": "storage-key"}]
+    assert fake_aml.state.vault.secrets[("fakevault", "storage-key")]["value"] == "s3cr3t"  # the workspace's vault
+    # Key Vault's challenge: the first request goes without a token, the retry with one.
+    assert [c.status for c in fake_aml.calls("PUT", r"^/keyvault/fakevault/secrets/storage-key$")] == [401, 200]
+    keyvault.delete_secret("api-token")
+    with pytest.raises(UserErrorException, match="'api-token' is not in the workspace key vault"):
+        keyvault.get_secret("api-token")
+    assert "s3cr3t" not in capsys.readouterr().out
+    monkeypatch.setitem(__import__("sys").modules, "azure.keyvault.secrets", None)  # the client not installed
     with pytest.raises(V1NotSupportedException, match="pip install azure-keyvault-secrets"):
-        ws.get_default_keyvault().get_secret("storage-key")
+        cloud_workspace.get_default_keyvault().get_secret("storage-key")
 
 
 @pytest.fixture
