@@ -75,3 +75,18 @@ def test_an_installed_azureml_core_is_served_instead(tmp_path, monkeypatch):
     assert done.returncode == 0, done.stderr
     module, origin = done.stdout.split()
     assert module == "acpt_estimator.v1.core.run" and RUNTIME_DIR not in origin
+
+
+def test_scripts_find_their_model_without_azureml_core(tmp_path, monkeypatch):
+    """``Model.get_model_path`` in a v2 job: the model passed as a job input, else a clear error saying how."""
+    env, _, _ = _job_env(tmp_path, "mlflow", monkeypatch)
+    env["AZURE_ML_INPUT_mnist_cnn"] = "/mnt/inputs/mnist_cnn"
+    code = ("from azureml.core.model import Model, ModelNotFoundException\n"
+            "print('found', Model.get_model_path('mnist-cnn'))\n"
+            "try:\n    Model.get_model_path('other', version=3)\n"
+            "except ModelNotFoundException as err:\n    print('missing', err)\n")
+    done = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert "found /mnt/inputs/mnist_cnn" in done.stdout
+    assert "missing Model other:3 was not found" in done.stdout and "path='azureml:other:3'" in done.stdout

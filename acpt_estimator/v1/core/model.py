@@ -107,24 +107,18 @@ class Model:
 
     @staticmethod
     def get_model_path(model_name, version=None, _workspace=None) -> str:
-        """Inside a deployment: under ``$AZUREML_MODEL_DIR``; otherwise ``./azureml-models/<name>/<version>`` when
-        present (v1's cache), else the local registry's copy, else (cloud ``_workspace``) a download into that cache."""
-        model_dir = os.environ.get("AZUREML_MODEL_DIR")
-        if model_dir:
-            return os.path.join(model_dir, model_name) if os.path.exists(os.path.join(model_dir, model_name)) \
-                else model_dir
-        cache = os.path.join("azureml-models", model_name)
-        if os.path.isdir(cache):
-            versions = sorted(int(v) for v in os.listdir(cache) if v.isdigit())
-            chosen = version if version is not None else (versions[-1] if versions else None)
-            folder = os.path.join(cache, str(chosen))
-            if chosen is not None and os.path.isdir(folder):
-                entries = os.listdir(folder)
-                return os.path.join(folder, entries[0]) if len(entries) == 1 else folder
+        """What a job sees first (``$AZUREML_MODEL_DIR``, a job input named after the model, v1's
+        ``./azureml-models/<name>/<version>`` cache), else the local registry's copy, else (a cloud ``_workspace``)
+        a download into that cache."""
+        from acpt_estimator.job_runtime.acpt_models import CACHE, find_model_path
+
+        path = find_model_path(model_name, version)
+        if path is not None:
+            return path
         if _workspace is None or _model_store.is_local(_workspace):
             return Model._from_record(None, _model_store.LocalModels().get(model_name, version)).url
         model = Model(_workspace, model_name, version=version)
-        return model.download(os.path.join(cache, str(model.version)), exist_ok=True)
+        return model.download(os.path.join(CACHE, model_name, str(model.version)), exist_ok=True)
 
     @staticmethod
     def list(workspace, name=None, tags=None, properties=None, run_id=None, latest=False, dataset_id=None,
