@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import re
 from collections.abc import Iterable, Mapping
 
@@ -17,6 +18,8 @@ from acpt_estimator.datastore_paths import datastore_uri
 from .exceptions import UserErrorException
 from .names import is_valid
 from .spec import DataInput, DataOutput, InputRef, Literal, OutputRef
+
+logger = logging.getLogger(__name__)
 
 DATA_TYPES = (DataReference, Datastore, DataPath, DatasetConsumptionConfig, AbstractDataset, OutputDatasetConfig)
 _MODES = {"mount": "mount", "download": "download", "direct": "direct"}
@@ -91,6 +94,7 @@ class ArgumentBuilder:
 
     def _add_reference(self, ref: DataReference):
         name = v2_input_name(ref.data_reference_name)
+        _warn_path_on_compute(ref.data_reference_name, ref.path_on_compute)
         if ref.mode == "upload":
             self.outputs.setdefault(name, DataOutput(
                 name=name, reference_name=ref.data_reference_name,
@@ -109,6 +113,7 @@ class ArgumentBuilder:
         """One v2 input: the folder the dataset's paths share (or its data asset); the job gets the definition."""
         dataset = cfg.dataset
         mode = "direct" if dataset._kind == "tabular" else cfg.mode
+        _warn_path_on_compute(cfg.name, cfg.path_on_compute)
         if dataset._kind == "file" and dataset.transformations and mode != "direct":
             raise UserErrorException(
                 f"Input {cfg.name!r}: a file dataset with take/skip/sample steps cannot be mounted or downloaded "
@@ -155,6 +160,14 @@ class ArgumentBuilder:
                 f"Data reference name {new.reference_name!r} is used for two different inputs ({old.uri} "
                 f"[{old.mode}] and {new.uri} [{new.mode}]); give each a distinct data_reference_name.")
         self.inputs[new.name] = new
+
+
+def _warn_path_on_compute(name: str, path_on_compute) -> None:
+    if path_on_compute:
+        logger.warning(
+            "Input %r: path_on_compute=%r is not used: v2 jobs and local runs choose where an input is mounted or "
+            "downloaded; the script gets that path in its argument and in $AZUREML_DATAREFERENCE_%s.",
+            name, path_on_compute, name)
 
 
 def v2_input_name(reference_name: str) -> str:

@@ -151,17 +151,13 @@ def read_table(definition: dict, files: list[tuple[str, str]]):
             frame.insert(0, "Path", "/" + rel)
         frames.append(frame)
     frame = pandas.concat(frames, ignore_index=True) if frames else pandas.DataFrame()
-    rows = list(range(len(frame)))
-    pending = []
+    pending = []  # row steps run together, in order, before the next column step and at the end
     for step in definition.get("transformations", []):
         (name, arg), = step.items()
         if name in _ROW_STEPS:
             pending.append(step)
             continue
-        rows = apply_row_steps(rows, pending)
-        pending = []
-        frame = frame.iloc[rows].reset_index(drop=True)
-        rows = list(range(len(frame)))
+        frame, pending = frame.iloc[apply_row_steps(list(range(len(frame))), pending)].reset_index(drop=True), []
         if name == "keep_columns":
             frame = frame[[c for c in arg if c in frame.columns]]
         elif name == "drop_columns":
@@ -170,8 +166,26 @@ def read_table(definition: dict, files: list[tuple[str, str]]):
             for item in arg:
                 for column in item["columns"]:
                     frame[column] = _convert(pandas, frame[column], item)
-    frame = frame.iloc[apply_row_steps(rows, pending)].reset_index(drop=True)
+        elif name == "time_filter":
+            frame = _time_filter(pandas, frame, arg)
+    frame = frame.iloc[apply_row_steps(list(range(len(frame))), pending)].reset_index(drop=True)
     return frame
+
+
+def _time_filter(pandas, frame, arg: dict):
+    """Rows whose timestamp column is after ``start`` and/or before ``end`` (boundaries included if asked)."""
+    if arg["column"] not in frame.columns:
+        raise ValueError(f"Timestamp column {arg['column']!r} is not a column of the data ({list(frame.columns)}).")
+    stamps = pandas.to_datetime(frame[arg["column"]], errors="coerce")
+    keep = stamps.notna()
+    inclusive = arg.get("include_boundary", True)
+    if arg.get("start"):
+        start = pandas.Timestamp(arg["start"])
+        keep &= (stamps >= start) if inclusive else (stamps > start)
+    if arg.get("end"):
+        end = pandas.Timestamp(arg["end"])
+        keep &= (stamps <= end) if inclusive else (stamps < end)
+    return frame[keep.to_numpy()].reset_index(drop=True)
 
 
 def _convert(pandas, series, item):

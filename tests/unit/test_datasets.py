@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 import json
 import os
 
@@ -206,3 +207,34 @@ def test_a_web_csv_as_the_v1_tutorials_read_it(ws, web_files, monkeypatch):
     assert Dataset.File.from_files(f"{base}/titanic.csv").to_path() == ["/titanic.csv"]
     with pytest.raises(UserErrorException, match=r"Could not download dataset file .*/missing.csv"):
         Dataset.Tabular.from_delimited_files(path=f"{base}/missing.csv").to_pandas_dataframe()
+
+
+def test_path_on_compute_is_not_dropped_silently(ws, caplog):
+    from acpt_estimator.arguments import build_arguments
+
+    files = Dataset.File.from_files((ws.get_default_datastore(), "d/files/**"))
+    build_arguments(["--data", files.as_named_input("imgs").as_mount(path_on_compute="/mnt/imgs")])
+    assert "Input 'imgs': path_on_compute='/mnt/imgs' is not used" in caplog.text
+
+
+def test_time_series_filters_on_the_timestamp_column(ws):
+    iris = Dataset.Tabular.from_delimited_files((ws.get_default_datastore(), "d/iris/*.csv"))
+    with pytest.raises(UserErrorException, match=r"time_after: .*with_timestamp_columns\(timestamp='<column>'\)"):
+        iris.time_after(datetime.datetime(2020, 1, 1))
+    timed = iris.with_timestamp_columns(timestamp="when")
+    assert timed.timestamp_columns == ("when", None)
+    day = datetime.datetime(2020, 1, 3)
+    assert timed.time_after(day).to_pandas_dataframe()["sepal"].tolist() == [4.9, 6.3]
+    assert timed.time_after(day, include_boundary=False).to_pandas_dataframe()["sepal"].tolist() == [6.3]
+    assert timed.time_before(day).to_pandas_dataframe()["sepal"].tolist() == [5.1, 4.9]
+    assert len(timed.time_between(datetime.datetime(2020, 1, 1), datetime.datetime(2020, 12, 31))
+               .to_pandas_dataframe()) == 2
+    assert timed.time_recent(datetime.timedelta(days=1)).to_pandas_dataframe().empty
+    with pytest.raises(UserErrorException, match="pass a datetime.timedelta"):
+        timed.time_recent(5)
+
+
+def test_unreadable_rows_name_the_paths(ws):
+    iris = Dataset.Tabular.from_delimited_files((ws.get_default_datastore(), "d/iris/*.csv"))
+    with pytest.raises(UserErrorException, match=r"could not read \['d/iris/\*.csv'\]: Timestamp column 'nope'"):
+        iris.with_timestamp_columns("nope").time_before(datetime.datetime(2021, 1, 1)).to_pandas_dataframe()

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
+import datetime
+
 from acpt_estimator.exceptions import UserErrorException
 from acpt_estimator.v1._refusal import refused
 from acpt_estimator.v1.data.abstract_dataset import AbstractDataset
 
 _PANDAS = "the pandas DataFrame of dataset.to_pandas_dataframe()"
-_NO_TIME = ("v1's time-series filters run on the dataprep engine, which v2 does not have.",
-            f"filter {_PANDAS} on the timestamp column (df[df['ts'] > start])")
 _NO_PROFILE = ("dataset profiles were computed by v1's profiling runs, which v2 dropped.",
                f"{_PANDAS}.describe(), or the data asset's page in Azure ML studio")
 _NO_STREAM = ("stream columns (files named by a column) are a dataprep feature v2 does not have.",
@@ -25,7 +25,12 @@ class TabularDataset(AbstractDataset):
         from acpt_estimator.job_runtime.acpt_datasets import read_table
         from acpt_estimator.v1.data._files import fetch, list_files
 
-        return read_table(self._definition(), fetch(list_files(self.paths)))
+        try:
+            return read_table(self._definition(), fetch(list_files(self.paths)))
+        except ValueError as err:  # pandas' parse errors, a missing timestamp column
+            raise UserErrorException(
+                f"to_pandas_dataframe() could not read {[p for _, p in self.paths]}: {str(err).splitlines()[0]} "
+                "Check the files and the dataset's read options (separator, header, set_column_types).") from None
 
     def keep_columns(self, columns, validate=False):
         return self._step({"keep_columns": _columns("keep_columns", columns)})
@@ -35,13 +40,46 @@ class TabularDataset(AbstractDataset):
 
     @property
     def timestamp_columns(self) -> tuple:
-        return (None, None)  # with_timestamp_columns is refused, so no dataset here has them
+        """(timestamp, partition_timestamp) set by with_timestamp_columns; (None, None) otherwise."""
+        for step in reversed(self.transformations):
+            if "timestamp_columns" in step:
+                return step["timestamp_columns"]["timestamp"], step["timestamp_columns"]["partition_timestamp"]
+        return (None, None)
 
-    with_timestamp_columns = refused("TabularDataset.with_timestamp_columns", *_NO_TIME)
-    time_after = refused("TabularDataset.time_after", *_NO_TIME)
-    time_before = refused("TabularDataset.time_before", *_NO_TIME)
-    time_between = refused("TabularDataset.time_between", *_NO_TIME)
-    time_recent = refused("TabularDataset.time_recent", *_NO_TIME)
+    def with_timestamp_columns(self, timestamp=None, partition_timestamp=None, validate=False, **kwargs):
+        """Name the time columns the time_* filters use (both None: forget them)."""
+        for param, value in (("timestamp", timestamp), ("partition_timestamp", partition_timestamp)):
+            if value is not None and not isinstance(value, str):
+                raise UserErrorException(f"with_timestamp_columns({param}={value!r}): pass a column name.")
+        return self._step({"timestamp_columns": {"timestamp": timestamp, "partition_timestamp": partition_timestamp}})
+
+    def _time(self, member: str, start=None, end=None, include_boundary=True):
+        column = self.timestamp_columns[0] or self.timestamp_columns[1]
+        if column is None:
+            raise UserErrorException(f"{member}: this dataset has no timestamp column. Call "
+                                     "dataset.with_timestamp_columns(timestamp='<column>') first.")
+        bounds = {}
+        for param, value in (("start", start), ("end", end)):
+            if value is not None and not isinstance(value, (datetime.datetime, datetime.date)):
+                raise UserErrorException(f"{member}: pass a datetime for the {param} time, not {value!r}.")
+            bounds[param] = value.isoformat() if value is not None else None
+        return self._step({"time_filter": {"column": column, "include_boundary": bool(include_boundary), **bounds}})
+
+    def time_after(self, start_time, include_boundary=True, validate=True):
+        return self._time("time_after", start=start_time, include_boundary=include_boundary)
+
+    def time_before(self, end_time, include_boundary=True, validate=True):
+        return self._time("time_before", end=end_time, include_boundary=include_boundary)
+
+    def time_between(self, start_time, end_time, include_boundary=True, validate=True):
+        return self._time("time_between", start_time, end_time, include_boundary)
+
+    def time_recent(self, time_delta, include_boundary=True, validate=True):
+        """Rows of the last ``time_delta`` (a datetime.timedelta) before now."""
+        if not isinstance(time_delta, datetime.timedelta):
+            raise UserErrorException(f"time_recent(time_delta={time_delta!r}): pass a datetime.timedelta.")
+        return self._time("time_recent", start=datetime.datetime.now() - time_delta, include_boundary=include_boundary)
+
     get_profile = refused("TabularDataset.get_profile", *_NO_PROFILE)
     get_profile_runs = refused("TabularDataset.get_profile_runs", *_NO_PROFILE)
     submit_profile_run = refused("TabularDataset.submit_profile_run", *_NO_PROFILE)
