@@ -17,7 +17,7 @@ import time
 from .exceptions import UserErrorException
 from .paths import contained
 from .job_runtime._v1_records import (  # noqa: F401 - the engine's door to the one v1 record/shape module
-    EVENT, IMAGE, LIST, OBJECT, PROPERTY, ROW, SCALAR, TABLE, TAG, UNTAG, V1Logging, from_mlflow, hyperparameters_json,
+    EVENT, IMAGE, LIST, OBJECT, PROPERTY, ROW, SCALAR, TABLE, TAG, UNTAG, V1Logging, command_arguments, details, from_mlflow, hyperparameters_json,
     latest, metric_history, plain, record, sort_records, tags_match, to_mlflow, user_tags)
 from .job_runtime._v1_records import metrics as metrics_from_records  # noqa: F401
 

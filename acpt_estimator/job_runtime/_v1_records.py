@@ -178,6 +178,53 @@ def hyperparameters_json(params) -> str:
     return params if isinstance(params, str) else json.dumps(params)
 
 
+# ---- run details ---------------------------------------------------------------------------------------
+_DETAIL_DEFAULTS = (("runId", None), ("target", None), ("status", None), ("startTimeUtc", None),
+                    ("endTimeUtc", None), ("properties", {}), ("inputDatasets", []), ("outputDatasets", []),
+                    ("runDefinition", {}), ("logFiles", {}), ("submittedBy", None))
+
+
+def details(found: dict, error=None) -> dict:
+    """v1's ``get_details()`` dict: v1's keys first (defaults where a backend has none), then the rest; an
+    error as v1 nested it (``{"error": {...}}``)."""
+    shaped = {key: found.get(key, default) for key, default in _DETAIL_DEFAULTS}
+    shaped.update({k: v for k, v in found.items() if k not in shaped})
+    if error:
+        shaped["error"] = error if "error" in error else {"error": error}
+    return shaped
+
+
+_PLACEHOLDER = re.compile(r"\$\{\{(inputs|outputs|search_space)\.([\w.-]+)\}\}")
+_DATA_EXPORT = re.compile(r'export AZUREML_DATAREFERENCE_(\w+)="\$\{\{(?:inputs|outputs)\.([\w.-]+)\}\}"')
+
+
+def command_arguments(command: str, values: dict):
+    """(script, arguments) of a v2 job's command as v1's ``runDefinition`` showed them: the program line's words,
+    ``${{inputs.x}}``/``${{search_space.x}}`` replaced by ``values[x]`` (as strings), data by the
+    ``$AZUREML_DATAREFERENCE_<name>`` v1 used."""
+    import shlex
+
+    lines = [line for line in (command or "").splitlines() if line.strip()]
+    if not lines:
+        return None, []
+    references = {name: f"$AZUREML_DATAREFERENCE_{ref}" for ref, name in _DATA_EXPORT.findall(command)}
+
+    def resolve(match):
+        name = match.group(2)
+        if name in values and values[name] is not None:
+            return str(values[name])
+        return references.get(name, match.group(0))
+
+    try:
+        words = shlex.split(lines[-1])
+    except ValueError:
+        words = lines[-1].split()
+    words = [_PLACEHOLDER.sub(resolve, word) for word in words]
+    if len(words) >= 2 and os.path.basename(words[0]).startswith("python"):
+        return words[1], words[2:]
+    return None, words
+
+
 # ---- the MLflow form -----------------------------------------------------------------------------------
 def metric_key_ok(name) -> bool:
     return isinstance(name, str) and bool(_SAFE_KEY.match(name)) and ".." not in name and not name.startswith("/")

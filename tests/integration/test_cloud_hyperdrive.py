@@ -55,3 +55,6 @@ def test_sweep_job_and_best_trial(fake_aml, cloud_workspace, make_project, capsy
     assert isinstance(reopened, HyperDriveRun) and reopened.hyperdrive_config is None
     assert reopened.get_hyperparameters() == run.get_hyperparameters()
     assert rows[0]["hyperparameters"] == '{"learning_rate": 0.05}' and best.parent.id == run.id
+    # The common notebook line: the best trial's arguments, with the value the sweep gave it.
+    arguments = best.get_details()["runDefinition"]["arguments"]
+    assert arguments[arguments.index("--learning_rate") + 1] == "0.05" and "--epochs" in arguments

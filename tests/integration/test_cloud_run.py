@@ -198,3 +198,12 @@ def test_run_surface_on_a_cloud_run(submit, fake_aml, cloud_workspace, tmp_path)
         run.complete()
     run.wait_for_completion()
     assert run.get_details_with_logs()["logFiles"]["user_logs/std_log.txt"].startswith("Epoch 1 loss 0.9\n")
+
+
+def test_details_have_v1_run_definition_with_script_and_arguments(fake_aml, cloud_workspace, make_project):
+    est = PyTorch(make_project(), entry_script="train.py", compute_target="gpu-cluster",
+                  script_params={"--epochs": 3, "--note": "two words", "--flag": ""})
+    run = Experiment(cloud_workspace, "defs").submit(est)
+    definition = run.get_details()["runDefinition"]
+    assert definition["script"] == "train.py" and definition["nodeCount"] == 1
+    assert definition["arguments"] == ["--epochs", "3", "--note", "two words", "--flag"]

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import json
 import os
 
 from ...exceptions import ModelPathNotFoundException, UserErrorException
 from acpt_estimator.v1.core.script_run import ScriptRun
-from ...tracking import metrics_from_records, tags_match, user_tags
+from ...tracking import details as v1_details
+from ...tracking import command_arguments, metrics_from_records, tags_match, user_tags
 from ...v1._refusal import refused
 from . import run_files, run_metrics, stream
 from .client import azure_errors, ml_client, services
@@ -43,20 +45,30 @@ class CloudRun(ScriptRun):
         """v1's keys, in v1's shape; the run definition comes from the submitted v2 job."""
         details = dict(details)
         self._status = stream.v1_status(details.get("status"))
-        details["status"] = self._status
-        for key, default in (("runId", self._id), ("target", None), ("properties", {}), ("inputDatasets", []),
-                             ("outputDatasets", []), ("logFiles", {}), ("submittedBy", None)):
-            details.setdefault(key, default)
-        details.setdefault("runDefinition", self._run_definition())
-        return details
+        details.update(status=self._status, runId=details.get("runId") or self._id)
+        # The service's own runDefinition (if any) wins; v1's keys it lacks come from the submitted job.
+        details["runDefinition"] = {**self._run_definition(details.get("parentRunId")),
+                                    **(details.get("runDefinition") or {})}
+        return v1_details(details, details.pop("error", None))
 
-    def _run_definition(self) -> dict:
+    def _run_definition(self, parent_id=None) -> dict:
+        """v1's runDefinition keys (script, arguments, nodeCount, mpi, ...) from the v2 job; a sweep trial's
+        arguments are its sweep's trial command with the values the service recorded for the trial."""
         job = self._job or self._refresh()
+        command, values = getattr(job, "command", None), _literal_inputs(job)
+        if parent_id and (not command or "${{search_space." in command):
+            with azure_errors(self._workspace, f"read the sweep {parent_id!r} of trial {self._id!r}"):
+                sweep = ml_client(self._workspace).jobs.get(parent_id)
+            command = command or getattr(getattr(sweep, "trial", None), "command", None)
+            sampled = json.loads((sweep.tags or {}).get(self._id) or "{}")
+            values = {**_literal_inputs(sweep), **values, **{str(k).lstrip("-"): v for k, v in sampled.items()}}
+        script, arguments = command_arguments(command, values)
         distribution = getattr(job, "distribution", None)
         resources = getattr(job, "resources", None)
         environment = getattr(job, "environment", None)
-        return {"command": getattr(job, "command", None), "target": getattr(job, "compute", None),
+        return {"script": script, "arguments": arguments, "command": command, "target": getattr(job, "compute", None),
                 "nodeCount": getattr(resources, "instance_count", None) or 1,
+                "mpi": {"processCountPerNode": getattr(distribution, "process_count_per_instance", None) or 1},
                 "distribution": _distribution_dict(distribution),
                 "environment": environment if isinstance(environment, str) else getattr(environment, "id", None),
                 "environmentVariables": dict(getattr(job, "environment_variables", None) or {})}
@@ -240,6 +252,17 @@ class CloudRun(ScriptRun):
 
     def is_terminal(self) -> bool:
         return self._status in stream.STOP_WAITING
+
+
+def _literal_inputs(job) -> dict:
+    """The job's literal inputs (numbers, strings: script_params values) by name; data inputs are left out."""
+    found = {}
+    for name, value in (getattr(job, "inputs", None) or {}).items():
+        if isinstance(value, (str, int, float, bool)):
+            found[name] = value
+        elif getattr(value, "type", None) in ("string", "integer", "number", "boolean"):
+            found[name] = getattr(value, "default", None)
+    return found
 
 
 def _distribution_dict(distribution):

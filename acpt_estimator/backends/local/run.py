@@ -15,6 +15,7 @@ from ...exceptions import ActivityFailedException, UserErrorException
 from acpt_estimator.v1.core.run import TERMINAL_STATUSES, Run
 from acpt_estimator.v1.core.script_run import ScriptRun
 from ...paths import contained
+from ...tracking import details as v1_details
 from ...tracking import RecordingRun, from_mlflow, metrics_from_records, sort_records, tags_match
 from . import interactive, models, procs
 from .store import RunPaths, all_run_records, read_json, utc_iso
@@ -118,17 +119,15 @@ class LocalRun(RecordingRun, ScriptRun):
 
     def get_details(self) -> dict:
         record = self._effective(self._record())
-        details = {
+        found = {
             "runId": self.id, "target": record.get("target", "local"), "status": record["status"],
             "startTimeUtc": utc_iso(record.get("startTime")), "endTimeUtc": utc_iso(record.get("endTime")),
             "properties": self.get_properties(), "inputDatasets": record.get("inputDatasets", []),
             "outputDatasets": record.get("outputDatasets", []), "runDefinition": record.get("runDefinition", {}),
             "logFiles": self._log_files(), "submittedBy": record.get("submittedBy")}
-        if record.get("error"):
-            details["error"] = {"error": record["error"]}
         if record.get("warnings"):
-            details["warnings"] = record["warnings"]
-        return details
+            found["warnings"] = record["warnings"]
+        return v1_details(found, record.get("error"))
 
     def _log_files(self) -> dict:
         found = {}
