@@ -92,7 +92,7 @@ def test_compute_instance_and_refusing_compute_types(ws):
     assert (LocalTarget().name, LocalTarget().type) == ("local", "local")
 
 
-def test_datastores_register_default_download_and_unregister(ws, tmp_path):
+def test_datastores_register_default_download_and_unregister(ws, tmp_path, caplog, monkeypatch):
     blob = Datastore.register_azure_blob_container(ws, datastore_name="training_data", container_name="data",
                                                    account_name="myaccount", account_key="secret-key")
     assert isinstance(blob, AzureBlobDatastore)
@@ -119,8 +119,13 @@ def test_datastores_register_default_download_and_unregister(ws, tmp_path):
     assert blob.download(str(tmp_path / "out"), prefix="mnist", show_progress=False) == 0  # already there
 
     blob.unregister()
+    assert "training_data" not in ws.datastores
+    with caplog.at_level("WARNING"):  # local runs forced: an unknown name is a local folder, said once
+        stand_in = Datastore.get(ws, "training_data")
+    assert stand_in.datastore_type == "AzureBlob" and "is not registered in the local store" in caplog.text
+    monkeypatch.delenv("ACPT_ESTIMATOR_TARGET")
     with pytest.raises(UserErrorException, match="no datastore named 'training_data'.*register_azure_blob"):
-        Datastore.get(ws, "training_data")
+        Datastore.get(Workspace._local(), "training_data")  # a local-only workspace without forced local runs
     with pytest.raises(UserErrorException, match="cannot be unregistered"):
         Datastore.get(ws, "workspaceblobstore").unregister()
 

@@ -6,12 +6,17 @@ registered (type, container, account, the default). Account keys and SAS tokens 
 
 from __future__ import annotations
 
+import logging
 import os
 
 from acpt_estimator.datastore_paths import is_local_workspace
 from acpt_estimator.exceptions import UserErrorException
 from acpt_estimator.names import check
+from acpt_estimator.target import offline_mode
 from acpt_estimator.v1._refusal import refuse
+
+logger = logging.getLogger(__name__)
+_stand_ins_said: set = set()
 
 _BUILTIN = {"workspaceblobstore": "AzureBlob", "workspacefilestore": "AzureFile"}
 # v2 DatastoreType values -> v1 datastore_type (v1 called Gen1 "AzureDataLake")
@@ -43,6 +48,12 @@ def _local() -> dict:
     return {"default": data.get("default") or "workspaceblobstore", "stores": stores}
 
 
+def _folder_of(name) -> str:
+    from acpt_estimator.backends.local.store import datastore_folder, home
+
+    return datastore_folder(home(), name)
+
+
 def _save_local(data: dict) -> None:
     from acpt_estimator.backends.local.store import write_json
 
@@ -62,9 +73,18 @@ def _missing(workspace, name, known) -> UserErrorException:
 def describe(workspace, name) -> dict:
     if is_local_workspace(workspace):
         stores = _local()["stores"]
-        if name not in stores:
+        if name in stores:
+            return stores[name]
+        if not offline_mode():
             raise _missing(workspace, name, stores)
-        return stores[name]
+        # Local runs forced (or `convert`): the driver's datastores live in a workspace nothing contacts, so an
+        # unknown name is a folder of the local store, as compute names are stand-ins; said once (a typo lands here).
+        if name not in _stand_ins_said:
+            _stand_ins_said.add(name)
+            logger.warning("Datastore %r is not registered in the local store; local runs use the folder %s for it "
+                           "(register it with Datastore.register_azure_blob_container to list it).", name,
+                           _folder_of(name))
+        return fields("AzureBlob", f"local-{name}", "local", "file", "local")
     from azure.core.exceptions import ResourceNotFoundError
 
     from acpt_estimator.backends.azureml.client import azure_errors, ml_client

@@ -200,7 +200,8 @@ class ComputeTarget:
 
     def _begin(self, operation: str, action: str | None = None):
         if self.workspace._offline:
-            logger.info("Local runs are forced: compute target %r is not %sd in Azure.", self.name, action or operation)
+            logger.info("Local runs are forced: nothing to %s for compute target %r in Azure.",
+                        (action or operation).lower(), self.name)
             return None
         from acpt_estimator.backends.azureml.client import azure_errors, ml_client
 
