@@ -405,14 +405,36 @@ def test_a_full_disk_is_named_and_leaves_no_half_written_run(store):
     assert no_process_left(token)
 
 
-def test_a_dangling_symlink_is_named_and_leaves_no_run(store):
-    os.symlink(store / "gone.py", store / "src" / "link.py")
+def _interrupt_mid_snapshot(monkeypatch):
+    from acpt_estimator.backends.local import job
+
+    real = job._copy_snapshot
+
+    def copy_then_ctrl_c(source, destination):
+        real(source, destination)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(job, "_copy_snapshot", copy_then_ctrl_c)
+
+
+@pytest.mark.parametrize("failure", ["dangling symlink", "bad environment variable name", "Ctrl-C in the snapshot"])
+def test_a_run_that_cannot_start_leaves_nothing_behind(store, monkeypatch, failure):
     token = uuid.uuid4().hex
-    with pytest.raises(ExperimentExecutionException, match=r"dangling symbolic link .*link\.py"):
-        submit(store, "plain", token)
-    assert os.listdir(store / "store" / "runs") == []
+    kw = {}
+    if failure == "dangling symlink":
+        os.symlink(store / "gone.py", store / "src" / "link.py")
+        expected = pytest.raises(ExperimentExecutionException, match=r"dangling symbolic link .*link\.py")
+    elif failure == "bad environment variable name":
+        kw["environment_variables"] = {"": "x"}
+        expected = pytest.raises(ValueError)
+    else:
+        _interrupt_mid_snapshot(monkeypatch)
+        expected = pytest.raises(KeyboardInterrupt)
+    with expected:
+        submit(store, "plain", token, **kw)
+    assert os.listdir(store / "store" / "runs") == []  # no half-written run folder
     mlruns = store / "store" / "mlruns"
-    assert not any(len(os.path.relpath(d, mlruns).split(os.sep)) == 2 for d, _, _ in os.walk(mlruns))
+    assert not any(len(os.path.relpath(d, mlruns).split(os.sep)) == 2 for d, _, _ in os.walk(mlruns))  # no run
     assert no_process_left(token, timeout=0)
 
 

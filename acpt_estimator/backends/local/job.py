@@ -22,7 +22,8 @@ from . import mlflow_store, procs
 from .launch import EXIT_NO_WORKDIR, LaunchContext, check_world_size, log_name, plan_launch
 from .mpi import find_launcher
 from ...names import new_run_id
-from .store import RunPaths, home, user, write_json
+from .store import (RunPaths, describe_os_error, disk_full_note, home, release_reserve, reserve, user,
+                    write_json)
 from .supervisor import Supervisor
 
 logger = logging.getLogger(__name__)
@@ -312,43 +313,6 @@ def _verdict(outcome, record: dict, paths: RunPaths) -> tuple[str, dict | None]:
                     + disk_full_note(paths.root)),
         # Nothing in the rank's log (it never started): the launcher's own output says why.
         "logTail": tail(os.path.join(root, log_rel)) or tail(os.path.join(root, LAUNCHER_LOG))}
-
-
-RESERVE_BYTES = 64 * 1024  # kept free for the final record, the MLflow status and the error of a full disk
-
-
-def reserve(paths: RunPaths) -> None:
-    """Set aside room for the run's last writes (released when the run ends)."""
-    with open(paths.reserve, "wb") as handle:
-        handle.write(bytes(RESERVE_BYTES))
-
-
-def release_reserve(paths: RunPaths) -> None:
-    try:
-        os.unlink(paths.reserve)
-    except FileNotFoundError:
-        pass
-
-
-def disk_full_note(path: str) -> str:
-    """A sentence when the disk holding ``path`` is (nearly) full: often why a rank or the run failed."""
-    try:
-        stats = os.statvfs(path)
-    except OSError:
-        return ""
-    free = stats.f_bavail * stats.f_frsize
-    if free >= 2 * RESERVE_BYTES:
-        return ""
-    return (f" The disk holding {path} is full ({free // 1024} KiB free): free some space (or point "
-            "ACPT_ESTIMATOR_HOME at a larger disk) and run again.")
-
-
-def describe_os_error(err: BaseException) -> str:
-    """``err`` as text, naming a full disk plainly (ENOSPC reads as 'No space left on device')."""
-    if isinstance(err, OSError) and err.errno in (errno.ENOSPC, errno.EDQUOT):
-        where = f" writing {err.filename}" if err.filename else ""
-        return f"the disk is full{where} ({err.strerror})"
-    return str(err)
 
 
 def _signal_note(code: int) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+import errno
 import getpass
 import json
 import os
@@ -169,3 +170,40 @@ def all_run_records(store_home: str | None = None) -> list[dict]:
             continue
     records.sort(key=lambda r: r.get("createdTime") or 0, reverse=True)
     return records
+
+
+RESERVE_BYTES = 64 * 1024  # kept free for the final record, the MLflow status and the error of a full disk
+
+
+def reserve(paths: "RunPaths") -> None:
+    """Set aside room for the run's last writes (released when the run ends)."""
+    with open(paths.reserve, "wb") as handle:
+        handle.write(bytes(RESERVE_BYTES))
+
+
+def release_reserve(paths: "RunPaths") -> None:
+    try:
+        os.unlink(paths.reserve)
+    except FileNotFoundError:
+        pass
+
+
+def disk_full_note(path: str) -> str:
+    """A sentence when the disk holding ``path`` is (nearly) full: often why a rank or the run failed."""
+    try:
+        stats = os.statvfs(path)
+    except OSError:
+        return ""
+    free = stats.f_bavail * stats.f_frsize
+    if free >= 2 * RESERVE_BYTES:
+        return ""
+    return (f" The disk holding {path} is full ({free // 1024} KiB free): free some space (or point "
+            "ACPT_ESTIMATOR_HOME at a larger disk) and run again.")
+
+
+def describe_os_error(err: BaseException) -> str:
+    """``err`` as text, naming a full disk plainly (ENOSPC reads as 'No space left on device')."""
+    if isinstance(err, OSError) and err.errno in (errno.ENOSPC, errno.EDQUOT):
+        where = f" writing {err.filename}" if err.filename else ""
+        return f"the disk is full{where} ({err.strerror})"
+    return str(err)

@@ -12,7 +12,6 @@ import time
 
 import attrs
 
-from . import procs
 
 POLL_SECONDS = 0.1  # how often rank exits, the cancel flag and the deadline are checked
 GRACE_SECONDS = 3.0  # SIGTERM first, so scripts can clean up; SIGKILL after this
@@ -72,7 +71,7 @@ class Supervisor:
                  on_finished=None, grace=GRACE_SECONDS):
         self.run_id, self.status_dir, self.cancel_flag, self.launcher_log = run_id, status_dir, cancel_flag, launcher_log
         self.world_size, self.max_seconds, self.grace = world_size, max_seconds, grace
-        self.tracker = None  # procs.new_tracker(): how every process of the job is found
+        self.tracker = None  # procs.new_tracker() (set by launch): how every process of the job is found
         self._request = None  # (argv, env) handed to the watcher thread, which starts mpiexec
         self._spawn_error: BaseException | None = None
         self._spawn_done = threading.Event()
