@@ -6,6 +6,7 @@ import hashlib
 import json
 import logging
 import re
+import urllib.parse
 from collections.abc import Iterable, Mapping
 
 from acpt_estimator.v1.data.datapath import DataPath
@@ -114,7 +115,7 @@ class ArgumentBuilder:
         dataset = cfg.dataset
         mode = "direct" if dataset._kind == "tabular" else cfg.mode
         _warn_path_on_compute(cfg.name, cfg.path_on_compute)
-        if dataset._kind == "file" and dataset.transformations and mode != "direct":
+        if dataset._kind == "file" and dataset._has_row_steps() and mode != "direct":
             raise UserErrorException(
                 f"Input {cfg.name!r}: a file dataset with take/skip/sample steps cannot be mounted or downloaded "
                 "(v2 inputs are whole folders). Pass dataset.as_named_input(name) (direct: the job gets the dataset "
@@ -122,7 +123,7 @@ class ArgumentBuilder:
         url = dataset._url()
         if url is not None:  # a web file: downloaded for the job (v2: a uri_file input of the URL)
             fields = {"mode": "download", "uri_type": "uri_file", "uri": url}
-            relative = [url.rsplit("/", 1)[-1]]
+            relative, folder = [url.rsplit("/", 1)[-1]], urllib.parse.urlsplit(url).path.rsplit("/", 1)[0] + "/"
         else:
             datastore, folder, relative = dataset._base()
             # v2 has no "direct" mode for folders: the job reads mounted files (and the definition for datasets).
@@ -130,7 +131,7 @@ class ArgumentBuilder:
                       "uri": f"azureml:{dataset.name}:{dataset.version}" if dataset.name else
                       datastore_uri(datastore.name, folder), "datastore": datastore.name, "path_on_datastore": folder}
         definition = dict(dataset._definition(relative), mode=mode, name=dataset.name, version=dataset.version,
-                          id=dataset.id)
+                          id=dataset.id, root=folder)
         self._merge_input(DataInput(
             name=cfg.name, reference_name=cfg.name, kind="dataset", dataset_name=dataset.name,
             dataset_version=dataset.version, definition=json.dumps(definition, sort_keys=True), **fields))

@@ -8,10 +8,12 @@ tabular input reads the same way everywhere. A definition is MLTable-shaped (v2'
 
 from __future__ import annotations
 
+import datetime
 import json
 import os
 import random
 import re
+import string
 
 DEFINITION_VAR = "ACPT_DATASET_"  # + input name: the definition of a dataset input, for the job
 READERS = ("read_delimited", "read_parquet", "read_json_lines")
@@ -94,6 +96,48 @@ def apply_row_steps(items: list, steps) -> list:
     return items
 
 
+_DATE_PARTS = {"yyyy": (r"\d{4}", "%Y"), "MM": (r"\d{2}", "%m"), "dd": (r"\d{2}", "%d"), "HH": (r"\d{2}", "%H"),
+               "mm": (r"\d{2}", "%M"), "ss": (r"\d{2}", "%S")}
+
+
+def partition_pattern(partition_format: str):
+    """v1's partition_format ('/{Department}/{PartitionDate:yyyy/MM/dd}/data.csv'): (regex matching the end of a
+    file's path, {column: strptime format or None})."""
+    regex, columns = "", {}
+    for literal, name, spec, _ in string.Formatter().parse(partition_format):
+        regex += re.escape(literal)
+        if name is None:
+            continue
+        if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_ ]*", name) or name in columns:
+            raise ValueError(f"partition_format {partition_format!r}: {{{name}}} is not a usable column name.")
+        if spec:
+            parts = re.split(r"(yyyy|MM|dd|HH|mm|ss)", spec)
+            regex += f"(?P<c{len(columns)}>" + "".join(_DATE_PARTS[p][0] if p in _DATE_PARTS else re.escape(p)
+                                                         for p in parts) + ")"
+            columns[name] = "".join(_DATE_PARTS[p][1] if p in _DATE_PARTS else p for p in parts)
+        else:
+            regex += f"(?P<c{len(columns)}>[^/]+)"
+            columns[name] = None
+    return re.compile(regex + "$"), columns
+
+
+def partition_values(partition_format: str, full_path: str) -> dict:
+    """{column: value} that ``full_path`` ('/dir/.../file') holds for ``partition_format``."""
+    regex, columns = partition_pattern(partition_format)
+    match = regex.search("/" + full_path.lstrip("/"))
+    if match is None:
+        raise ValueError(f"File {full_path} does not match partition_format {partition_format!r}.")
+    return {name: datetime.datetime.strptime(match[f"c{i}"], fmt) if fmt else match[f"c{i}"]
+            for i, (name, fmt) in enumerate(columns.items())}
+
+
+def _partition_format(definition: dict):
+    for step in definition.get("transformations", []):
+        if "extract_columns_from_partition_format" in step:
+            return step["extract_columns_from_partition_format"]["partition_format"]
+    return None
+
+
 def _reader_step(definition: dict) -> tuple[str, dict]:
     for step in definition.get("transformations", []):
         (name, arg), = step.items()
@@ -144,11 +188,14 @@ def read_table(definition: dict, files: list[tuple[str, str]]):
         raise ImportError("to_pandas_dataframe() needs pandas (and pyarrow for parquet): "
                           "pip install 'acpt-estimator[data]'") from None
     reader, options = _reader_step(definition)
-    frames = []
-    for path, rel in files:
+    frames, partition_format = [], _partition_format(definition)
+    for path, rel, *full in files:
         frame = _read_file(pandas, reader, options, path)
         if options.get("include_path_column"):
             frame.insert(0, "Path", "/" + rel)
+        if partition_format:  # columns from the file's path, matched against its datastore path when known
+            for column, value in partition_values(partition_format, full[0] if full else path).items():
+                frame[column] = value
         frames.append(frame)
     frame = pandas.concat(frames, ignore_index=True) if frames else pandas.DataFrame()
     pending = []  # row steps run together, in order, before the next column step and at the end
@@ -207,7 +254,16 @@ class JobTabularDataset:
         self.name, self.path, self._definition = name, path, definition
 
     def to_pandas_dataframe(self, on_error="null", out_of_range_datetime="null"):
-        return read_table(self._definition, files_in(self.path, self._definition.get("paths") or [""]))
+        root = self._definition.get("root") or ""
+        files = files_in(self.path, self._definition.get("paths") or [""])
+        return read_table(self._definition, [(path, rel, root + job_relative(self.path, path)) for path, rel in files])
+
+
+def job_relative(input_path: str, path: str) -> str:
+    """A file's path relative to the job input it came with ('/'-separated)."""
+    if os.path.isfile(input_path):
+        return os.path.basename(input_path)
+    return os.path.relpath(path, input_path).replace(os.sep, "/")
 
 
 def files_in(root: str, patterns) -> list[tuple[str, str]]:

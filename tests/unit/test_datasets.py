@@ -132,8 +132,8 @@ def test_bad_input_names_the_parameter_and_the_fix(ws):
         Dataset.Tabular.from_delimited_files((ds, "d/iris/*.csv"), set_column_types={"a": "int"})
     with pytest.raises(UserErrorException, match=r"take\(count=-1\)"):
         Dataset.File.from_files((ds, "d/**")).take(-1)
-    with pytest.raises(V1NotSupportedException, match=r"partition_format=.*Use instead: mltable"):
-        Dataset.Tabular.from_parquet_files((ds, "d/**"), partition_format="{x}/*.parquet")
+    with pytest.raises(UserErrorException, match=r"partition_format='/data.csv'\): it names no \{column\}"):
+        Dataset.Tabular.from_parquet_files((ds, "d/**"), partition_format="/data.csv")
     with pytest.raises(UserErrorException, match="a TabularDataset is consumed directly"):
         Dataset.Tabular.from_delimited_files((ds, "d/iris/*.csv")).as_named_input("iris").as_mount()
     with pytest.raises(V1NotSupportedException, match=r"TabularDataset.to_spark_dataframe .*Use instead: a v2 Spark"):
@@ -238,3 +238,31 @@ def test_unreadable_rows_name_the_paths(ws):
     iris = Dataset.Tabular.from_delimited_files((ws.get_default_datastore(), "d/iris/*.csv"))
     with pytest.raises(UserErrorException, match=r"could not read \['d/iris/\*.csv'\]: Timestamp column 'nope'"):
         iris.with_timestamp_columns("nope").time_before(datetime.datetime(2021, 1, 1)).to_pandas_dataframe()
+
+
+def test_partition_format_columns_from_paths_in_the_driver_and_in_a_job(ws, tmp_path, monkeypatch):
+    from acpt_estimator.arguments import build_arguments
+    from acpt_estimator.job_runtime import acpt_datasets
+
+    sales = tmp_path / "sales"
+    write_files(sales, {"Accounts/2019/01/01/data.csv": "amount\n5\n", "Marketing/2020/02/03/data.csv": "amount\n7\n"})
+    ds = ws.get_default_datastore()
+    ds.upload(str(sales), target_path="sales", show_progress=False)
+    dataset = Dataset.Tabular.from_delimited_files(
+        (ds, "sales/*/*/*/*/data.csv"), partition_format="/{Department}/{PartitionDate:yyyy/MM/dd}/data.csv")
+    df = dataset.to_pandas_dataframe()
+    assert df["Department"].tolist() == ["Accounts", "Marketing"] and df["amount"].tolist() == [5, 7]
+    assert df["PartitionDate"].tolist() == [datetime.datetime(2019, 1, 1), datetime.datetime(2020, 2, 3)]
+    assert dataset.partition_keys == ["Department", "PartitionDate"]
+    assert dataset.get_partition_key_values(["Department"]) == [{"Department": "Accounts"},
+                                                                {"Department": "Marketing"}]
+    _, (item,), _ = build_arguments([dataset.as_named_input("sales")])
+    in_job = acpt_datasets.JobTabularDataset("sales", str(sales), json.loads(item.definition))  # the mounted folder
+    assert in_job.to_pandas_dataframe()["Department"].tolist() == ["Accounts", "Marketing"]
+    monkeypatch.setenv("ACPT_DATASET_sales", item.definition)
+    monkeypatch.setenv("AZUREML_DATAREFERENCE_sales", str(sales))
+    from acpt_estimator.v1.data.job_inputs import input_datasets
+
+    local_job = input_datasets()["sales"]  # a local job: the TabularDataset over its input folder
+    assert local_job.get_partition_key_values(["Department"])[1] == {"Department": "Marketing"}
+    assert local_job.to_pandas_dataframe()["PartitionDate"].dt.year.tolist() == [2019, 2020]

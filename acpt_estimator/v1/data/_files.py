@@ -45,8 +45,10 @@ def list_files(paths) -> list[tuple[tuple, str]]:
 
 
 def fetch(entries, target: str | None = None, overwrite: bool = True) -> list[tuple[str, str]]:
-    """[(local path, relative path)]: local files as they are (or copied into ``target``), blobs downloaded."""
+    """[(local path, relative path)] in the order of ``entries``: local files as they are (or copied into
+    ``target``), web files and blobs downloaded (into ``target`` or a new temporary folder)."""
     result, blobs = [], {}
+    scratch = None
     for source, rel in entries:
         dest = _destination(target, rel) if target else None
         if dest and os.path.exists(dest) and not overwrite:
@@ -57,20 +59,20 @@ def fetch(entries, target: str | None = None, overwrite: bool = True) -> list[tu
                 os.makedirs(os.path.dirname(dest), exist_ok=True)
                 shutil.copyfile(source[1], dest)
             result.append((dest or source[1], rel))
-        elif source[0] == "url":
-            dest = dest or os.path.join(tempfile.mkdtemp(prefix="acpt-dataset-"), rel)
+            continue
+        if dest is None:
+            scratch = scratch or tempfile.mkdtemp(prefix="acpt-dataset-")
+            dest = _destination(scratch, rel)
+        if source[0] == "url":
             download_url(source[1], dest)
-            result.append((dest, rel))
         else:
-            blobs.setdefault(source[1].name, (source[1], []))[1].append((source[2], rel))
+            blobs.setdefault(source[1].name, (source[1], []))[1].append((source[2], dest))
+        result.append((dest, rel))
     if blobs:
         from acpt_estimator.backends.azureml import data_ops
 
-        target = target or tempfile.mkdtemp(prefix="acpt-dataset-")
-        for datastore, items in blobs.values():
-            pairs = [(name, _destination(target, rel)) for name, rel in items]
+        for datastore, pairs in blobs.values():
             data_ops.download_blobs(datastore.workspace, datastore.name, pairs)
-            result += [(_destination(target, rel), rel) for _, rel in items]
     return result
 
 
@@ -80,3 +82,22 @@ def _destination(target: str, rel: str) -> str:
 
     return contained(target, rel, parameter="dataset file", what="the download folder",
                      fix="Download into a folder of its own, or rename the file in the datastore.")
+
+
+def full_path(source: tuple, input_root: tuple = ()) -> str:
+    """The datastore path of a listed file (what partition_format matches): a blob's name, a local store
+    file's path in its datastore, a job input file's path under the input's datastore folder."""
+    from acpt_estimator.job_runtime.acpt_datasets import job_relative
+
+    if source[0] == "blob":
+        return source[2]
+    if source[0] == "url":
+        return urllib.parse.urlsplit(source[1]).path
+    if input_root and source[1].startswith(input_root[0]):
+        return input_root[1] + job_relative(input_root[0], source[1])
+    from acpt_estimator.backends.local.store import home
+
+    datastores = os.path.join(home(), "datastores") + os.sep
+    if source[1].startswith(datastores):  # <store>/datastores/<datastore>/<path>
+        return source[1][len(datastores):].split(os.sep, 1)[-1].replace(os.sep, "/")
+    return source[1]

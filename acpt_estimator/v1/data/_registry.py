@@ -168,4 +168,4 @@ def from_local_input(name: str, path: str, definition: dict, workspace=None):
     paths = [(None, root + rel if os.path.isdir(path) else path) for rel in definition.get("paths") or [""]]
     dataset = _make(workspace, definition.get("type", "file"), paths, definition.get("transformations", ()))
     return attrs.evolve(dataset, name=definition.get("name") or None, version=definition.get("version"),
-                        id=definition.get("id"))
+                        id=definition.get("id"), input_root=(path, definition.get("root") or ""))

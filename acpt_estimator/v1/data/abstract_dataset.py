@@ -56,6 +56,7 @@ class AbstractDataset:
     id: str | None = None
     description: str | None = None
     tags: dict = attrs.Factory(dict)
+    input_root: tuple = ()  # in a job: (the input's local path, its datastore folder), for partition columns
 
     _kind = "file"
     File = _Factory(0)
@@ -129,17 +130,46 @@ class AbstractDataset:
         stamps = [os.path.getmtime(path) for path, _ in fetch(entries)]
         return datetime.datetime.fromtimestamp(max(stamps), tz=datetime.timezone.utc) if stamps else None
 
+    def _partition_format(self):
+        from acpt_estimator.job_runtime.acpt_datasets import _partition_format
+
+        return _partition_format({"transformations": list(self.transformations)})
+
     @property
     def partition_keys(self) -> list:
-        return []  # partition_format is refused at creation, so no dataset here has partition keys
+        """The columns partition_format takes from the files' paths."""
+        from acpt_estimator.job_runtime.acpt_datasets import partition_pattern
 
-    get_partition_key_values = refused(
-        "Dataset.get_partition_key_values", "partition_format (path-derived columns) is not supported here.",
-        "an MLTable with extract_columns_from_partition_format (mltable.from_delimited_files(...))")
+        found = self._partition_format()
+        return list(partition_pattern(found)[1]) if found else []
+
+    def get_partition_key_values(self, partition_keys=None) -> list:
+        """The distinct values of the partition columns over the dataset's files, as v1: [{key: value}, ...]."""
+        from acpt_estimator.job_runtime.acpt_datasets import partition_values
+        from acpt_estimator.v1.data._files import full_path, list_files
+
+        found = self._partition_format()
+        keys = list(partition_keys or self.partition_keys)
+        unknown = [k for k in keys if k not in self.partition_keys]
+        if not found or unknown:
+            raise UserErrorException(f"get_partition_key_values(partition_keys={partition_keys!r}): the dataset's "
+                                     f"partition keys are {self.partition_keys} (from partition_format).")
+        values = []
+        for source, _ in list_files(self.paths):
+            row = {k: v for k, v in partition_values(found, full_path(source, self.input_root)).items() if k in keys}
+            if row not in values:
+                values.append(row)
+        return values
 
     # ---- consumption ------------------------------------------------------------------------------------
     def as_named_input(self, name) -> DatasetConsumptionConfig:
         return DatasetConsumptionConfig(name, self)
+
+    def _has_row_steps(self) -> bool:
+        """Whether rows/files are selected (take, skip, samples, splits): v2 inputs are whole folders."""
+        from acpt_estimator.job_runtime.acpt_datasets import _ROW_STEPS
+
+        return any(next(iter(step)) in _ROW_STEPS for step in self.transformations)
 
     def _step(self, step: dict):
         return attrs.evolve(self, transformations=self.transformations + (step,), name=None, version=None, id=None)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from acpt_estimator.exceptions import UserErrorException
-from acpt_estimator.v1._refusal import refuse, refused
+from acpt_estimator.v1._refusal import refused
 from acpt_estimator.v1.data.dataset_type_definitions import CODECS, FileEncoding, PromoteHeadersBehavior
 from acpt_estimator.v1.data.file_dataset import FileDataset
 from acpt_estimator.v1.data.tabular_dataset import TabularDataset
@@ -75,10 +75,20 @@ def _paths(member: str, path) -> tuple:
     return tuple(result)
 
 
-def _no_partitions(member: str, partition_format) -> None:
-    if partition_format is not None:
-        refuse(f"{member}(partition_format=...)", "columns taken from path parts are not supported here.",
-               "mltable.from_delimited_files(...).extract_columns_from_partition_format(...) (mltable package)")
+def _partitions(member: str, partition_format) -> list:
+    """v1's partition_format as the MLTable step that adds its columns (checked here, applied on read)."""
+    if partition_format is None:
+        return []
+    from acpt_estimator.job_runtime.acpt_datasets import partition_pattern
+
+    try:
+        if not isinstance(partition_format, str) or not partition_pattern(partition_format)[1]:
+            raise ValueError("it names no {column}")
+    except (ValueError, KeyError) as err:
+        raise UserErrorException(
+            f"{member}(partition_format={partition_format!r}): {err}. Use e.g. "
+            "'/{Department}/{PartitionDate:yyyy/MM/dd}/data.csv' (matched against the end of each file's path).")
+    return [{"extract_columns_from_partition_format": {"partition_format": partition_format}}]
 
 
 def _column_types(member: str, set_column_types) -> list:
@@ -91,9 +101,9 @@ def _column_types(member: str, set_column_types) -> list:
     return [{"convert_column_types": steps}] if steps else []
 
 
-def _tabular(member: str, path, validate: bool, reader: dict, set_column_types) -> TabularDataset:
-    dataset = TabularDataset(paths=_paths(member, path),
-                             transformations=tuple([reader] + _column_types(member, set_column_types)))
+def _tabular(member: str, path, validate: bool, reader: dict, set_column_types, partition_format=None):
+    steps = [reader] + _partitions(member, partition_format) + _column_types(member, set_column_types)
+    dataset = TabularDataset(paths=_paths(member, path), transformations=tuple(steps))
     if validate:
         from acpt_estimator.v1.data._files import list_files
 
@@ -120,7 +130,6 @@ class TabularDatasetFactory:
                              separator=",", header=True, partition_format=None, support_multi_line=False,
                              empty_as_string=False, encoding="utf8") -> TabularDataset:
         member = "Dataset.Tabular.from_delimited_files"
-        _no_partitions(member, partition_format)
         if isinstance(header, bool):
             header = PromoteHeadersBehavior.ALL_FILES_HAVE_SAME_HEADERS if header else PromoteHeadersBehavior.NO_HEADERS
         if header not in _HEADERS:
@@ -133,26 +142,24 @@ class TabularDatasetFactory:
                                      "infer_column_types": bool(infer_column_types),
                                      "empty_as_string": bool(empty_as_string),
                                      "support_multi_line": bool(support_multi_line)}}
-        return _tabular(member, path, validate, reader, set_column_types)
+        return _tabular(member, path, validate, reader, set_column_types, partition_format)
 
     @staticmethod
     def from_parquet_files(path, validate=True, include_path=False, set_column_types=None,
                            partition_format=None) -> TabularDataset:
         member = "Dataset.Tabular.from_parquet_files"
-        _no_partitions(member, partition_format)
         reader = {"read_parquet": {"include_path_column": bool(include_path)}}
-        return _tabular(member, path, validate, reader, set_column_types)
+        return _tabular(member, path, validate, reader, set_column_types, partition_format)
 
     @staticmethod
     def from_json_lines_files(path, validate=True, include_path=False, set_column_types=None, partition_format=None,
                               invalid_lines="error", encoding="utf8") -> TabularDataset:
         member = "Dataset.Tabular.from_json_lines_files"
-        _no_partitions(member, partition_format)
         if invalid_lines not in ("error", "drop"):
             raise UserErrorException(f"{member}(invalid_lines={invalid_lines!r}): use 'error' or 'drop'.")
         reader = {"read_json_lines": {"include_path_column": bool(include_path), "invalid_lines": invalid_lines,
                                       "encoding": _encoding(member, encoding)}}
-        return _tabular(member, path, validate, reader, set_column_types)
+        return _tabular(member, path, validate, reader, set_column_types, partition_format)
 
     from_sql_query = refused(
         "Dataset.Tabular.from_sql_query", "SQL datastores are not supported by v2 data assets.",
@@ -173,8 +180,8 @@ class FileDatasetFactory:
 
     @staticmethod
     def from_files(path, validate=True, partition_format=None, is_file=False) -> FileDataset:
-        _no_partitions("Dataset.File.from_files", partition_format)
-        return FileDataset(paths=_paths("Dataset.File.from_files", path))
+        member = "Dataset.File.from_files"
+        return FileDataset(paths=_paths(member, path), transformations=tuple(_partitions(member, partition_format)))
 
     @staticmethod
     def upload_directory(src_dir, target, pattern=None, overwrite=False, show_progress=True) -> FileDataset:

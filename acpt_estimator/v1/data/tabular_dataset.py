@@ -23,10 +23,13 @@ class TabularDataset(AbstractDataset):
     def to_pandas_dataframe(self, on_error="null", out_of_range_datetime="null"):
         """Read every file of the dataset (downloaded first for cloud datastores) into one DataFrame."""
         from acpt_estimator.job_runtime.acpt_datasets import read_table
-        from acpt_estimator.v1.data._files import fetch, list_files
+        from acpt_estimator.v1.data._files import fetch, full_path, list_files
 
+        entries = list_files(self.paths)
+        files = [(path, rel, full_path(source, self.input_root))
+                 for (path, rel), (source, _) in zip(fetch(entries), entries)]
         try:
-            return read_table(self._definition(), fetch(list_files(self.paths)))
+            return read_table(self._definition(), files)
         except ValueError as err:  # pandas' parse errors, a missing timestamp column
             raise UserErrorException(
                 f"to_pandas_dataframe() could not read {[p for _, p in self.paths]}: {str(err).splitlines()[0]} "
