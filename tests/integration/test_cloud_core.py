@@ -3,6 +3,8 @@ loopback fake of the Azure ML REST API, with v1's return shapes."""
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from acpt_estimator.exceptions import UserErrorException, V1NotSupportedException, WorkspaceException
@@ -117,6 +119,15 @@ def test_models_have_v1_shapes_and_update(fake_aml, cloud_workspace, submit_for_
     model.delete()
     assert ("mnist", "1") not in fake_aml.state.models and len(fake_aml.calls("DELETE", r"/models/mnist/")) == 1
     assert ws.get_run(run.id).id == run.id and "exp" in ws.experiments
+    with open("clf.pkl", "wb") as handle:
+        handle.write(b"pickled")
+    uploaded = Model.register(ws, model_path="clf.pkl", model_name="clf", model_framework=Model.Framework.SCIKITLEARN)
+    assert (uploaded.id, uploaded.model_framework) == ("clf:1", "ScikitLearn")
+    assert b"pickled" in fake_aml.state.blobs.blobs.values()  # uploaded to the workspace storage
+    downloaded = uploaded.download(target_dir="dl")  # v1's layout: the file itself, in the folder given
+    assert downloaded == os.path.join("dl", "clf.pkl") and open(downloaded, "rb").read() == b"pickled"
+    with pytest.raises(UserErrorException, match="already exists. Pass exist_ok=True"):
+        uploaded.download(target_dir="dl")
 
 
 def test_active_runs_on_a_cluster(fake_aml, cloud_workspace, make_project):

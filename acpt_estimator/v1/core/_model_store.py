@@ -134,12 +134,26 @@ class CloudModels:
             sdk.delete_model_version(self._client(), self.workspace, record["name"], record["version"])
 
     def download(self, record: dict, target_dir: str, exist_ok: bool) -> str:
-        target = os.path.join(target_dir, record["name"])
-        if os.path.exists(target) and not exist_ok:
-            raise UserErrorException(f"File {target} already exists. Pass exist_ok=True to overwrite it.")
-        with self._errors(f"download model {record['name']!r}"):
-            self._client().models.download(record["name"], str(record["version"]), download_path=target_dir)
-        return target
+        """v1's layout: the model's files straight in ``target_dir`` (v2 adds a ``<name>/`` level, removed here)."""
+        import shutil
+        import tempfile
+
+        os.makedirs(target_dir, exist_ok=True)
+        with tempfile.TemporaryDirectory(dir=target_dir, prefix=".download-") as staging:
+            with self._errors(f"download model {record['name']!r}"):
+                self._client().models.download(record["name"], str(record["version"]), download_path=staging)
+            root = os.path.join(staging, record["name"])
+            entries = sorted(os.listdir(root))
+            clashes = [e for e in entries if os.path.exists(os.path.join(target_dir, e))]
+            if clashes and not exist_ok:
+                raise UserErrorException(f"File {os.path.join(target_dir, clashes[0])} already exists. Pass "
+                                         "exist_ok=True to overwrite it.")
+            for entry in entries:
+                dest = os.path.join(target_dir, entry)
+                if os.path.isdir(dest):
+                    shutil.rmtree(dest)
+                shutil.move(os.path.join(root, entry), dest)
+        return os.path.join(target_dir, entries[0]) if len(entries) == 1 else target_dir
 
 
 def from_v2(entity) -> dict:

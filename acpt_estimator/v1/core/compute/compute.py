@@ -132,7 +132,8 @@ class ComputeTarget:
                 "serialize() returns).")
         name = object_dict["name"]
         if workspace._offline:
-            return _class_for(object_dict.get("type") or "AmlCompute")._make(workspace, name)
+            kind = object_dict.get("type") or (object_dict.get("properties") or {}).get("computeType")
+            return _class_for(kind or "AmlCompute")._make(workspace, name)
         return ComputeTarget(workspace, name)
 
     attach = refused("ComputeTarget.attach", "v1 attach configurations (AKS, Databricks, remote VMs, ...) have no "
