@@ -76,6 +76,8 @@ class RunHistoryMixin:
 
     def list_artifacts(self, name, query, **_):
         job = self.jobs.get(name)
+        if job is None and name in getattr(self, "mlflow_runs", {}):
+            return 200, {}, {"value": [], "continuationToken": None}  # an MLflow-made run: no files uploaded
         if job is None:
             return _not_found("Run", name)
         paths = self._artifact_paths(job)

@@ -13,6 +13,7 @@ run's other artifacts.
 from __future__ import annotations
 
 import time
+import uuid
 
 _EPOCH_MS = 1700000000000
 
@@ -24,6 +25,8 @@ class MlflowMixin:
     history_page_size = 1000
 
     def _mlflow_of(self, run_id):
+        if run_id in self.mlflow_runs:  # a run made through MLflow itself (no job behind it)
+            return self.mlflow_runs[run_id]
         job = self.jobs.get(run_id)
         if job is None:
             return None
@@ -34,17 +37,64 @@ class MlflowMixin:
         job.mlflow["tags"] = job.body.setdefault("properties", {}).setdefault("tags", {})
         return job.mlflow
 
+    @property
+    def mlflow_runs(self) -> dict:
+        return self.__dict__.setdefault("_mlflow_runs", {})
+
+    def _experiments(self) -> dict:
+        return self.__dict__.setdefault("_mlflow_experiments", {})
+
+    def mlflow_experiment_by_name(self, query, **_):
+        name = query.get("experiment_name")
+        if name not in self._experiments():
+            return 404, {}, {"error_code": "RESOURCE_DOES_NOT_EXIST", "message": f"Experiment '{name}' not found"}
+        return 200, {}, {"experiment": {"experiment_id": self._experiments()[name], "name": name,
+                                        "lifecycle_stage": "active"}}
+
+    def mlflow_get_experiment(self, query, **_):
+        found = [n for n, i in self._experiments().items() if i == query.get("experiment_id")]
+        if not found:
+            return 404, {}, {"error_code": "RESOURCE_DOES_NOT_EXIST", "message": "Experiment not found"}
+        return 200, {}, {"experiment": {"experiment_id": query["experiment_id"], "name": found[0],
+                                        "lifecycle_stage": "active"}}
+
+    def mlflow_create_experiment(self, body, **_):
+        experiment_id = self._experiments().setdefault(body["name"], str(len(self._experiments()) + 1))
+        return 200, {}, {"experiment_id": experiment_id}
+
+    def mlflow_create_run(self, body, **_):
+        run_id = str(uuid.uuid4())  # the service names MLflow-made runs itself
+        self.mlflow_runs[run_id] = {"metrics": {}, "tags": {t["key"]: t["value"] for t in body.get("tags") or []},
+                                    "info": {"experiment_id": body.get("experiment_id"), "status": "RUNNING",
+                                             "start_time": int(body.get("start_time") or _EPOCH_MS)}}
+        return self.mlflow_run({"run_id": run_id})
+
+    def mlflow_update_run(self, body, **_):
+        data = self._mlflow_of(body.get("run_id") or body.get("run_uuid"))
+        if data is None or "info" not in data:
+            return _no_run()
+        data["info"].update({k: body[k] for k in ("status", "end_time") if body.get(k) is not None})
+        return 200, {}, {"run_info": data["info"]}
+
+    def mlflow_search_runs(self, body, **_):
+        """Only the filter acpt-estimator sends: ``tags.mlflow.parentRunId = '<id>'``."""
+        wanted = (body.get("filter") or "").partition("=")[2].strip().strip("'\"")
+        found = [self.mlflow_run({"run_id": rid})[2]["run"] for rid, data in self.mlflow_runs.items()
+                 if data["tags"].get("mlflow.parentRunId") == wanted]
+        return 200, {}, {"runs": found}
+
     def mlflow_run(self, query, **_):
         run_id = query.get("run_id") or query.get("run_uuid")
         data = self._mlflow_of(run_id)
         if data is None:
             return _no_run()
+        info = {"status": "RUNNING", "start_time": _EPOCH_MS, "experiment_id": "1", **data.get("info", {})}
         latest = [{"key": k, "value": p[-1][0], "timestamp": p[-1][2], "step": p[-1][1]}
                   for k, p in data["metrics"].items() if p]
         tags = [{"key": k, "value": v} for k, v in data["tags"].items()]
-        return 200, {}, {"run": {"info": {"run_id": run_id, "run_uuid": run_id, "experiment_id": "1",
-                                          "status": "RUNNING", "start_time": _EPOCH_MS, "lifecycle_stage": "active",
-                                          "user_id": "fake", "artifact_uri": f"{self.base_url}/mlflow-artifacts/{run_id}"},
+        return 200, {}, {"run": {"info": {"run_id": run_id, "run_uuid": run_id, "lifecycle_stage": "active",
+                                          "user_id": "fake", "artifact_uri": f"{self.base_url}/mlflow-artifacts/{run_id}",
+                                          **info},
                                  "data": {"metrics": latest, "params": [], "tags": tags}}}
 
     def mlflow_history(self, query, **_):

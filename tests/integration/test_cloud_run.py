@@ -207,3 +207,28 @@ def test_details_have_v1_run_definition_with_script_and_arguments(fake_aml, clou
     definition = run.get_details()["runDefinition"]
     assert definition["script"] == "train.py" and definition["nodeCount"] == 1
     assert definition["arguments"] == ["--epochs", "3", "--note", "two words", "--flag"]
+
+
+def test_start_logging_in_the_cloud_is_an_mlflow_run_of_the_workspace(fake_aml, cloud_workspace):
+    experiment = Experiment(cloud_workspace, "notebook")
+    with experiment.start_logging(display_name="eda") as run:
+        run.log("loss", 0.5)
+        run.log("loss", 0.25)
+        run.log("note", "strings are kept")
+        run.log_table("t", {"a": [1, 2]})
+        run.tag("stage", "eda")
+        run.add_properties({"source": "notebook"})
+        child = run.child_run(name="fold0")
+        child.log("acc", 0.9)
+        child.complete()
+        assert run.get_status() == "Running"
+    assert fake_aml.calls("POST", r"^/mlflow/v2\.0/.*/runs/create$")
+    assert run.get_status() == "Completed" and run.display_name == "eda"
+    assert run.get_metrics() == {"loss": [0.5, 0.25], "note": "strings are kept", "t": {"a": [1, 2]}}
+    assert run.get_tags() == {"stage": "eda"} and run.properties == {"source": "notebook"}
+    assert [c.id for c in run.get_children()] == [child.id] and child.parent.id == run.id
+    assert Run.get(cloud_workspace, child.id).get_metrics() == {"acc": 0.9}
+    with pytest.raises(ZeroDivisionError):
+        with experiment.start_logging() as failing:
+            1 / 0
+    assert failing.get_status() == "Failed"

@@ -17,7 +17,7 @@ from .client import services
 PAGE = 1000  # points per history request; the service caps pages and returns next_page_token
 
 
-def _store(workspace):
+def mlflow_store(workspace):
     try:
         from mlflow.store.tracking.rest_store import RestStore
         from mlflow.utils.rest_utils import MlflowHostCreds
@@ -30,7 +30,7 @@ def _store(workspace):
 
 
 @contextlib.contextmanager
-def _mlflow_errors(run_id: str, action: str):
+def mlflow_errors(run_id: str, action: str):
     from mlflow.exceptions import MlflowException
 
     try:
@@ -45,7 +45,7 @@ def read(workspace, run_id: str, name=None) -> tuple[list, dict]:
     """(records, tags) of a run; no records before the first one is logged (the MLflow run appears then)."""
     from mlflow.exceptions import MlflowException
 
-    store = _store(workspace)
+    store = mlflow_store(workspace)
     try:
         run = store.get_run(run_id)
     except MlflowException as err:
@@ -55,7 +55,7 @@ def read(workspace, run_id: str, name=None) -> tuple[list, dict]:
             f"Could not read the metrics of run {run_id!r} from the workspace's MLflow tracking "
             f"({str(err).splitlines()[0] if str(err) else type(err).__name__}).") from None
     tags = dict(run.data.tags)
-    with _mlflow_errors(run_id, "read the metric history"):
+    with mlflow_errors(run_id, "read the metric history"):
         histories = {key: metric_history(store, run_id, key, PAGE) for key in run.data.metrics if name is None or key == name}
     return from_mlflow(histories, tags), tags
 
@@ -73,18 +73,26 @@ class Writer:
         from mlflow.entities import Metric, RunTag
 
         if self._store_obj is None:
-            self._store_obj = _store(self._workspace)
+            self._store_obj = mlflow_store(self._workspace)
         self._last = now = max(time.time_ns() // 1000, self._last + 1000)
         self._seq += 1
         metric, tags = to_mlflow(record(kind, name, value, now, self._name, self._seq, step=step))
         metrics = [] if metric is None else [Metric(metric[0], metric[1], metric[3], metric[2])]
-        with _mlflow_errors(self._run_id, f"log {name!r}"):
+        with mlflow_errors(self._run_id, f"log {name!r}"):
             self._store_obj.log_batch(self._run_id, metrics=metrics, params=[],
                                       tags=[RunTag(k, v) for k, v in tags.items()])
 
 
 def delete_tags(workspace, run_id: str, keys) -> None:
-    store = _store(workspace)
-    with _mlflow_errors(run_id, "remove tags"):
+    store = mlflow_store(workspace)
+    with mlflow_errors(run_id, "remove tags"):
         for key in keys:
             store.delete_tag(run_id, str(key))
+
+
+def set_tags(workspace, run_id: str, tags: dict) -> None:
+    from mlflow.entities import RunTag
+
+    store = mlflow_store(workspace)
+    with mlflow_errors(run_id, "set tags"):
+        store.log_batch(run_id, metrics=[], params=[], tags=[RunTag(k, v) for k, v in tags.items()])

@@ -47,11 +47,17 @@ def run_for_job(experiment, job):
 
 
 def find_run(workspace, run_id: str, experiment=None):
-    """``Run.get(workspace, run_id)`` for a cloud run."""
-    with azure_errors(workspace, f"read run {run_id!r}"):
-        job = ml_client(workspace).jobs.get(run_id)
-    if experiment is None:
-        from acpt_estimator.v1.core.experiment import Experiment
+    """``Run.get(workspace, run_id)`` for a cloud run: a job, else an MLflow-made (interactive) run."""
+    from azure.core.exceptions import ResourceNotFoundError
 
-        experiment = Experiment(workspace, job.experiment_name, _skip_name_validation=True)
+    from acpt_estimator.v1.core.experiment import Experiment
+
+    try:
+        with azure_errors(workspace, f"read run {run_id!r}"):
+            job = ml_client(workspace).jobs.get(run_id)
+    except ResourceNotFoundError:
+        from .interactive import find_interactive
+
+        return find_interactive(workspace, run_id, experiment)
+    experiment = experiment or Experiment(workspace, job.experiment_name, _skip_name_validation=True)
     return run_for_job(experiment, job)

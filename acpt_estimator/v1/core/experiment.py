@@ -65,12 +65,10 @@ class Experiment:
 
     def start_logging(self, *args, outputs=None, snapshot_directory=None, display_name=None, **kwargs):
         """An interactive run: log to it from this process, then ``complete()`` (or use it in ``with``)."""
-        if not getattr(self.workspace, "_offline", True):
-            refuse("Experiment.start_logging (in an Azure ML workspace)",
-                   "interactive runs in the cloud are MLflow runs, which acpt-estimator does not create.",
-                   "mlflow.set_experiment(name); mlflow.start_run() with azureml-mlflow installed "
-                   "(or Experiment(Workspace._local(), name).start_logging() for a local run)")
-        from acpt_estimator.backends.local import interactive
+        if not getattr(self.workspace, "_offline", True):  # an MLflow run in the workspace
+            from acpt_estimator.backends.azureml import interactive
+        else:
+            from acpt_estimator.backends.local import interactive
 
         return interactive.start(self, display_name=display_name)
 
