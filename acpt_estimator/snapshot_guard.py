@@ -1,13 +1,15 @@
-"""Checks before a source directory is uploaded: v1's size/file-count limits, and no obvious secrets."""
+"""Checks before a source directory becomes a job's snapshot (local copy or cloud upload): no obvious secrets
+(by name and by content), no links leading outside it; for uploads also v1's size/file-count limits."""
 
 from __future__ import annotations
 
 import fnmatch
 import json
 import os
+import re
 
 from .exceptions import SnapshotException
-from .snapshot import IGNORE_FILES, ignore_spec, local_store_inside, snapshot_files
+from .snapshot import IGNORE_FILES, ignore_spec, local_store_inside, walk_snapshot
 
 MAX_SNAPSHOT_BYTES = 300 * 1024 * 1024  # v1 SNAPSHOT_MAX_SIZE_BYTES
 MAX_SNAPSHOT_FILES = 2000  # v1 SNAPSHOT_MAX_FILES
@@ -34,11 +36,31 @@ _SECRET_JSON_KEYS = {"client_secret", "clientsecret", "service_principal_passwor
 _CONFIG_JSON = {"config.json", "project.json"}
 _PRIVATE_KEY_MARK = b"PRIVATE KEY-----"
 _SCAN_BYTES = 256 * 1024
+_CONTENT_SCAN_BYTES = 64 * 1024  # every file's head is read: keys and credential files are small
+# Credential formats recognised by content, whatever the file is called (bytes patterns, multiline).
+_CONTENT = (
+    (re.compile(rb"-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----"), "private key (PEM)"),
+    (re.compile(rb"(?im)^\s*aws_secret_access_key\s*="), "AWS credentials file"),
+    (re.compile(rb"(?m)^\s*machine\s+\S+\s+(login\s+\S+\s+)?password\s+\S+"), "netrc login file"),
+    (re.compile(rb"AccountKey=[A-Za-z0-9+/]{40,}={0,2}"), "Azure storage connection string with an account key"),
+)
 
 
-def check_snapshot(source_directory: str) -> list[str]:
-    """Raise SnapshotException if the snapshot is too big or holds secrets; return its file list otherwise."""
-    files = snapshot_files(source_directory)
+def check_snapshot(source_directory: str, upload: bool = True) -> list[str]:
+    """Raise SnapshotException if the snapshot holds secrets or links out (or, for an ``upload``, is too big);
+    return its file list otherwise. Local runs and cloud submissions both call this, with the same rules."""
+    files, outside = walk_snapshot(source_directory)
+    if outside:
+        raise SnapshotException(
+            f"source_directory={source_directory!r} holds symbolic links that lead outside it: {outside[:10]}. "
+            "A job's snapshot never follows them (an upload would copy whatever they point at, keys included). "
+            f"Copy the files into source_directory, or list the links in {_ignore_file_hint(source_directory)}.")
+    if os.environ.get(ALLOW_SECRETS_VAR, "").strip().lower() not in ("1", "true", "yes"):
+        found = find_secrets(source_directory, files)
+        if found:
+            raise SnapshotException(_secrets_message(source_directory, found))
+    if not upload:
+        return files  # a local copy skips the run store itself and has no size limit
     store = local_store_inside(source_directory)
     spec = ignore_spec(source_directory)
     if store is not None and os.path.isdir(os.path.join(source_directory, store)) and not (
@@ -49,10 +71,6 @@ def check_snapshot(source_directory: str) -> list[str]:
             f"models and datastores), which would be uploaded with the code. Add the line '{store}' to "
             f"{_ignore_file_hint(source_directory)}, or set ACPT_ESTIMATOR_HOME to a folder outside the project.")
     check_limits(source_directory, files)
-    if os.environ.get(ALLOW_SECRETS_VAR, "").strip().lower() not in ("1", "true", "yes"):
-        found = find_secrets(source_directory, files)
-        if found:
-            raise SnapshotException(_secrets_message(source_directory, found))
     return files
 
 
@@ -106,15 +124,18 @@ def _classify(root: str, rel: str) -> str | None:
     if lower.endswith(_KEY_SUFFIXES) and _head(root, rel).find(_PRIVATE_KEY_MARK) >= 0:
         return "private key"
     if lower.endswith(".json"):
-        return _json_secret(root, rel, named=lower in _CONFIG_JSON or any(
+        found = _json_secret(root, rel, named=lower in _CONFIG_JSON or any(
             word in lower.replace("-", "_") for word in ("cred", "secret", "service_account", "auth", "key")))
-    return None
+        if found:
+            return found
+    head = _head(root, rel, _CONTENT_SCAN_BYTES)
+    return next((what for pattern, what in _CONTENT if pattern.search(head)), None)
 
 
-def _head(root: str, rel: str) -> bytes:
+def _head(root: str, rel: str, size: int = _SCAN_BYTES) -> bytes:
     try:
         with open(os.path.join(root, rel), "rb") as handle:
-            return handle.read(_SCAN_BYTES)
+            return handle.read(size)
     except OSError:
         return b""
 
@@ -172,7 +193,7 @@ def _secrets_message(source_directory: str, found: list[tuple[str, str]]) -> str
     note = ""
     if ignore.endswith(".gitignore"):
         note = " (it is used because there is no .amlignore; a new .amlignore would replace it entirely)"
-    return (f"Refusing to upload source_directory={source_directory!r}: it contains files that look like secrets, "
-            f"and anything in it is copied to the workspace's storage and readable by everyone with workspace "
-            f"access:\n{listed}\nAdd these lines to {ignore}{note}:\n{lines}\nor move the files out of the "
-            f"source directory. If they are safe to upload, set {ALLOW_SECRETS_VAR}=1.")
+    return (f"Refusing to snapshot source_directory={source_directory!r}: it contains files that look like secrets, "
+            f"and anything in it is copied into the run (for Azure ML, to the workspace's storage, readable by "
+            f"everyone with workspace access):\n{listed}\nAdd these lines to {ignore}{note}:\n{lines}\nor move "
+            f"the files out of the source directory. If they are safe to upload, set {ALLOW_SECRETS_VAR}=1.")

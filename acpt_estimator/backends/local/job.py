@@ -14,7 +14,8 @@ import time
 
 from ...exceptions import ExperimentExecutionException
 from ...job_runtime import needs_job_runtime
-from ...snapshot import snapshot_files
+from ...snapshot import copy_snapshot
+from ...snapshot_guard import check_snapshot
 from ...spec import InputRef, Literal, OutputRef
 from . import inputs as data
 from .packages import warn_missing
@@ -111,6 +112,7 @@ def start(spec, experiment) -> "LocalRun":  # noqa: F821 - imported lazily below
     check_world_size(spec.distribution, len(os.sched_getaffinity(0)))  # before anything is written
     launcher = find_launcher()  # fail before creating anything when there is no MPI
     warn_missing(spec.environment)
+    check_snapshot(spec.source_directory, upload=False)  # the same secret and link rules as a cloud upload
     sources = data.resolve(spec, store_home)  # every input checked before anything is created
     experiment_name = spec.experiment_name or experiment.name
     run_id = new_run_id(experiment_name)
@@ -155,7 +157,7 @@ def _prepare(job: LocalJob, spec, launcher, input_paths, output_paths, now, moun
     paths, record = job.paths, job.record
     store_home, run_id, experiment_name = paths.home, record["runId"], record["experimentName"]
     reserve(paths)
-    _copy_snapshot(spec.source_directory, paths.snapshot)
+    copy_snapshot(spec.source_directory, paths.snapshot)
     _make_working_folders(paths.snapshot)
     job.mlflow_exp = mlflow_exp = mlflow_store.experiment_id(experiment_name)  # known first: _discard needs it
     mlflow_store.create_run(store_home, experiment_name, run_id, start_ms=int(now * 1000), artifact_dir=paths.files)
@@ -224,24 +226,6 @@ def _v1_argument(token, spec) -> str:
         ref = next((i.reference_name for i in items if i.name == token.name), token.name)
         return f"$AZUREML_DATAREFERENCE_{ref}"
     return str(token)
-
-
-def _copy_snapshot(source: str, destination: str) -> None:
-    """snapshot_files (which leaves out a local store inside source_directory), copied without metadata."""
-    os.makedirs(destination, exist_ok=True)
-    for rel in snapshot_files(source):
-        target = os.path.join(destination, rel)
-        os.makedirs(os.path.dirname(target), exist_ok=True)
-        path = os.path.join(source, rel)
-        try:
-            shutil.copy(path, target)  # content and mode; copy2's xattr/utime calls cost time
-        except FileNotFoundError:
-            if not os.path.islink(path):
-                raise
-            raise ExperimentExecutionException(
-                f"source_directory holds a dangling symbolic link {path} -> {os.readlink(path)!r}; local runs "
-                "copy the source folder. Remove the link, point it at an existing file, or list it in "
-                ".amlignore.") from None
 
 
 def _make_working_folders(workdir: str) -> None:
