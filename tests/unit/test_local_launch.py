@@ -211,13 +211,13 @@ def test_local_path_inputs_are_handed_over_and_registered_datasets_are_refused(t
         local_inputs.input_path(registered, str(tmp_path))
 
 
-def test_mount_script_binds_read_only_then_execs_the_launcher():
+def test_mount_script_binds_read_only_then_execs_the_launcher_without_cap_sys_admin():
     from acpt_estimator.backends.local.inputs import Mount
     from acpt_estimator.backends.local.launch import render_mount_script
 
-    script = render_mount_script([Mount("/store/ds/my data", "/run/inputs/x")])
+    script = render_mount_script([Mount("/store/ds/my data", "/run/inputs/x")], "/usr/bin/setpriv")
     assert "mount --bind '/store/ds/my data' /run/inputs/x\nmount -o remount,bind,ro /run/inputs/x" in script
-    assert script.rstrip().endswith('exec "$@"')
+    assert script.rstrip().endswith('exec /usr/bin/setpriv --inh-caps=-sys_admin --bounding-set=-sys_admin -- "$@"')
 
 
 def test_inputs_without_bind_mounts_are_read_only_copies(tmp_path):

@@ -15,4 +15,19 @@ def test_a_job_with_unavailable_pip_packages_warns(caplog):
     spec = PyTorch(SRC, compute_target="local", entry_script="train.py",
                    pip_packages=["tqdm", "no-such-package-xyz"]).to_job_spec()
     assert warn_missing(spec.environment) == ["no-such-package-xyz"]
-    assert "pip install 'no-such-package-xyz'" in caplog.text
+    assert "pip install no-such-package-xyz" in caplog.text
+
+
+def test_the_suggested_pip_line_quotes_each_requirement(caplog, tmp_path):
+    import shlex
+    import subprocess
+
+    marker = tmp_path / "ran"
+    hostile = f"no-such-package-xyz$(touch {marker})"
+    spec = PyTorch(SRC, compute_target="local", entry_script="train.py",
+                   pip_packages=[hostile, "no-such-package-abc>=1,<2"]).to_job_spec()
+    warn_missing(spec.environment)
+    line = caplog.text.split("Install them with: ", 1)[1].strip()
+    assert shlex.split(line) == ["pip", "install", hostile, "no-such-package-abc>=1,<2"]
+    subprocess.run(["bash", "-c", "echo " + line], check=True, capture_output=True)  # pasting it runs nothing
+    assert not marker.exists()

@@ -148,12 +148,13 @@ _bind_probe: dict = {}
 
 
 def bind_mounts_available() -> bool:
-    """Read-only bind mounts need root with CAP_SYS_ADMIN and util-linux's unshare and mount; probed once.
+    """Read-only bind mounts need root with CAP_SYS_ADMIN and util-linux's unshare, mount and setpriv (which
+    drops CAP_SYS_ADMIN for the job, so it cannot remount them read-write); probed once.
 
     Root in a plain ``docker run`` lacks CAP_SYS_ADMIN: ``unshare --mount`` fails there, and the inputs
-    are read-only copies instead.
+    are read-only copies instead (a write lands in the copy, never in the datastore).
     """
-    if os.geteuid() != 0 or shutil.which("mount") is None:
+    if os.geteuid() != 0 or shutil.which("mount") is None or shutil.which("setpriv") is None:
         return False
     unshare = shutil.which("unshare")
     if unshare is None:

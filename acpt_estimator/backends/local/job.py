@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import logging
 import os
@@ -89,6 +90,8 @@ def finalize(paths: RunPaths, record: dict, outcome, mlflow_exp) -> dict:
     tidying up, the run must still reach its final status.
     """
     release_reserve(paths)  # a full disk must not stop the final record from being written
+    with contextlib.suppress(FileNotFoundError):
+        os.unlink(paths.rank_script)  # the ranks have started and ended; its expanded arguments go too
     status, error = _verdict(outcome, record, paths)
     fields = {"status": status, "endTime": outcome.ended, "error": error, "endReason": outcome.reason,
               "ranks": [{"rank": e.rank, "exitCode": e.code} for e in outcome.exits], "warnings": []}
@@ -171,9 +174,13 @@ def _prepare(job: LocalJob, spec, launcher, input_paths, output_paths, now, moun
         mlflow_tracking_uri=mlflow_store.tracking_uri(store_home), mlflow_experiment_id=mlflow_exp,
         is_root=os.geteuid() == 0, cores=len(os.sched_getaffinity(0)),
         rendezvous_port=_free_port() if needs_job_runtime(spec) else 0, mounts=tuple(mounts),
-        unshare=(shutil.which("unshare") or "/usr/bin/unshare") if mounts else "")
+        unshare=(shutil.which("unshare") or "/usr/bin/unshare") if mounts else "",
+        setpriv=shutil.which("setpriv") or "setpriv")
     plan = plan_launch(spec, ctx)
-    with open(paths.rank_script, "w", encoding="utf-8") as handle:
+    # rank.sh holds the arguments with $VARs expanded (secrets included): only this user may read it, and
+    # finalize() removes it.
+    with open(os.open(paths.rank_script, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w",
+              encoding="utf-8") as handle:
         handle.write(plan.script)
     if plan.mount_script:
         with open(os.path.join(paths.root, "mounts.sh"), "w", encoding="utf-8") as handle:

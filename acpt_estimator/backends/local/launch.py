@@ -77,6 +77,7 @@ class LaunchContext:
     rendezvous_port: int = 0  # a second free port, for Horovod's Gloo rendezvous (0: the job does not need one)
     mounts: tuple = ()  # inputs.Mount: read-only bind mounts made in the job's own mount namespace
     unshare: str = ""  # util-linux unshare's absolute path (posix_spawn does no PATH lookup), when there are mounts
+    setpriv: str = "setpriv"  # util-linux setpriv: mpiexec and the ranks start without CAP_SYS_ADMIN
 
 
 @attrs.frozen
@@ -276,7 +277,7 @@ def plan_launch(spec: JobSpec, ctx: LaunchContext) -> LaunchPlan:
     shell = rank_shell()
     argv = mpiexec_argv(ctx.launcher, dist.world_size, script_path, is_root=ctx.is_root, cores=ctx.cores,
                         shell=shell)
-    mount_script = render_mount_script(ctx.mounts) if ctx.mounts else ""
+    mount_script = render_mount_script(ctx.mounts, ctx.setpriv) if ctx.mounts else ""
     if ctx.mounts:
         # mpiexec and every rank live in a private mount namespace where the inputs are read-only binds.
         argv = [ctx.unshare, "--mount", "--propagation", "private", "--", "/bin/sh", f"{ctx.run_dir}/mounts.sh"] + argv
@@ -284,15 +285,19 @@ def plan_launch(spec: JobSpec, ctx: LaunchContext) -> LaunchPlan:
                       script=render_rank_script(ranks, ctx.launcher.flavour, ctx, shell), mount_script=mount_script)
 
 
-def render_mount_script(mounts) -> str:
-    """POSIX sh: bind each input read-only, then exec the launcher given as arguments."""
+def render_mount_script(mounts, setpriv: str = "setpriv") -> str:
+    """POSIX sh: bind each input read-only, then exec the launcher given as arguments without CAP_SYS_ADMIN.
+
+    Dropping the capability from the bounding and inheritable sets means no process of the job (root or not)
+    can get it back, so none can ``mount -o remount,rw`` an input and write through to the datastore.
+    """
     q = shlex.quote
     lines = ["#!/bin/sh", "# Read-only inputs of a local run, written by acpt-estimator (backends/local/launch.py).",
              "set -e"]
     for mount in mounts:
         lines += [f"mount --bind {q(mount.source)} {q(mount.target)}",
                   f"mount -o remount,bind,ro {q(mount.target)}"]
-    lines += ['exec "$@"', ""]
+    lines += [f'exec {q(setpriv)} --inh-caps=-sys_admin --bounding-set=-sys_admin -- "$@"', ""]
     return "\n".join(lines)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib.metadata
 import logging
 import re
+import shlex
 
 logger = logging.getLogger(__name__)
 _NAME = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)")
@@ -45,5 +46,5 @@ def warn_missing(environment) -> list[str]:
         logger.warning(
             "This local run uses the current Python environment, which lacks the job's pip packages %s (in the "
             "cloud they are built into the image). Install them with: pip install %s", missing,
-            " ".join(repr(m.split(" (installed")[0]) for m in missing))
+            shlex.join(m.split(" (installed")[0] for m in missing))
     return missing
