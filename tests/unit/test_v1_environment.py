@@ -228,3 +228,14 @@ def test_v1_fields_without_a_v2_field_are_said_not_dropped_silently(tmp_path, ca
     assert "python.interpreter_path is not used by v2 jobs" in caplog.text and "ENV PATH" in caplog.text
     assert "run_config.credential_passthrough is not carried" in caplog.text
     assert "UserIdentityConfiguration" in caplog.text
+
+
+def test_environment_definition_without_a_name_sets_shm_size(tmp_path):
+    from azureml.core.runconfig import EnvironmentDefinition
+
+    env_def = EnvironmentDefinition()
+    env_def.docker.shm_size = "16g"
+    spec = PyTorch(SRC, compute_target="c", entry_script="train.py", environment_definition=env_def).to_job_spec()
+    assert spec.shm_size == "16g" and spec.environment.kind == "image"
+    with pytest.raises(UserErrorException, match="cannot be copied here"):
+        Environment.get(None, "my-team-env").clone("copy")

@@ -53,8 +53,9 @@ class Environment:
         "/tmp/my.whl), then Environment.from_docker_build_context(...) or Environment.from_dockerfile(...)")
 
     def __init__(self, name, **kwargs):
-        if not name:
-            raise UserErrorException("Environment(name=...) needs a name, e.g. Environment('my-training-env').")
+        if name is not None and not isinstance(name, str):
+            raise UserErrorException(f"Environment(name={name!r}): the name must be a string, e.g. "
+                                     "Environment('my-training-env').")
         self.name = name
         self.version = None
         self.python = PythonSection()
@@ -162,9 +163,13 @@ class Environment:
         env = copy.deepcopy(self)
         env.name, env.version, env.asset_id = new_name, None, None
         if env._reference is not None:
-            acpt = engine.acpt_for_name(self.name)
-            if acpt is not None:  # a copy of a curated environment builds on its image
-                env.docker.base_image = acpt.image
+            acpt = engine.acpt_for_name(self.name or "")
+            if acpt is None:
+                raise UserErrorException(
+                    f"Environment.get(ws, {self.name!r}).clone({new_name!r}): that environment's definition stays in "
+                    "the workspace (it is resolved by name when a job runs), so it cannot be copied here. Describe "
+                    "the copy instead: Environment.from_docker_image(...) or Environment.from_conda_specification(...).")
+            env.docker.base_image = acpt.image  # a copy of a curated environment builds on its image
             env._reference = None
         return env
 
@@ -296,7 +301,7 @@ class Environment:
                                         pip_packages=tuple(deps.pip_options) + tuple(deps.pip_packages))
         spec = self._definition_spec(source_directory)
         # The user's name labels the spec (messages, build folders); v2 registers it anonymously in jobs.
-        return attrs.evolve(spec, name=self.name) if spec.name in _GENERIC_NAMES else spec
+        return attrs.evolve(spec, name=self.name or spec.name) if spec.name in _GENERIC_NAMES else spec
 
     def _definition_spec(self, source_directory) -> EnvironmentSpec:
         self._warn_unmapped()

@@ -18,12 +18,18 @@ from acpt_estimator.v1.core._runconfig_sections import (  # noqa: F401 (v1 names
 from acpt_estimator.v1.core._environment_sections import variables_property
 from acpt_estimator.v1.core.container_registry import ContainerRegistry
 from acpt_estimator.v1.core.environment import Environment
-from acpt_estimator.v1.core.environment import Environment as EnvironmentDefinition  # v1 alias
 
 logger = logging.getLogger(__name__)
 DEFAULT_MAX_RUN_DURATION_SECONDS = 2592000  # 30 days, v1's default
 RUNCONFIG_EXTENSION = ".runconfig"
 _MPI_COMMUNICATORS = ("intelmpi", "openmpi", "mpi")
+
+
+class EnvironmentDefinition(Environment):
+    """DEPRECATED in v1: use ``azureml.core.Environment`` (the same object, with an optional name)."""
+
+    def __init__(self, name=None):
+        super().__init__(name)
 
 
 class RunConfiguration:
