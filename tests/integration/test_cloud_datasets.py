@@ -89,3 +89,15 @@ def test_job_put_has_v2_outputs_and_the_tabular_definition_for_the_job(cloud_wor
                                  .register_on_complete("rows")})
     with pytest.raises(UserErrorException, match="Register it after the job"):
         Experiment(cloud_workspace, "datasets").submit(est)
+
+
+def test_register_pandas_dataframe_uploads_parquet_and_reads_back(cloud_workspace, fake_aml):
+    import pandas
+
+    frame = pandas.DataFrame({"a": [1, 2], "b": ["x", "y"]})
+    ds = cloud_workspace.get_default_datastore()
+    registered = Dataset.Tabular.register_pandas_dataframe(frame, (ds, "frames"), "frame", show_progress=False)
+    uploaded = [b for b in fake_aml.state.blobs.blobs if b.startswith(BLOBS + "frames/")]
+    assert len(uploaded) == 1 and uploaded[0].endswith("/part-00000.parquet")
+    assert registered.version == "1"
+    assert Dataset.get_by_name(cloud_workspace, "frame").to_pandas_dataframe().equals(frame)

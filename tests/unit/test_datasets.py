@@ -266,3 +266,18 @@ def test_partition_format_columns_from_paths_in_the_driver_and_in_a_job(ws, tmp_
     local_job = input_datasets()["sales"]  # a local job: the TabularDataset over its input folder
     assert local_job.get_partition_key_values(["Department"])[1] == {"Department": "Marketing"}
     assert local_job.to_pandas_dataframe()["PartitionDate"].dt.year.tolist() == [2019, 2020]
+
+
+def test_register_pandas_dataframe_and_conversions_to_files(ws):
+    frame = pandas.DataFrame({"a": [1, 2], "b": ["x", "y"]})
+    ds = ws.get_default_datastore()
+    registered = Dataset.Tabular.register_pandas_dataframe(frame, (ds, "frames"), "frame", tags={"k": "v"})
+    assert (registered.name, registered.version, registered.tags) == ("frame", "1", {"k": "v"})
+    assert Dataset.get_by_name(ws, "frame").to_pandas_dataframe().equals(frame)
+    assert registered.paths[0][1].startswith("frames/") and registered.paths[0][1].endswith("/*.parquet")
+    again = Dataset.Tabular.register_pandas_dataframe(frame.head(1), (ds, "frames"), "frame")
+    assert again.version == "2" and len(again.to_pandas_dataframe()) == 1  # a new folder and version each time
+    csv = registered.to_csv_files(separator=";")
+    assert csv.to_path() == ["/part-00000.csv"] and open(csv.download()[0]).read() == "a;b\n1;x\n2;y\n"
+    parquet = registered.to_parquet_files()
+    assert pandas.read_parquet(parquet.download()[0]).equals(frame)

@@ -164,9 +164,24 @@ class TabularDatasetFactory:
     from_sql_query = refused(
         "Dataset.Tabular.from_sql_query", "SQL datastores are not supported by v2 data assets.",
         "query the database in the job, or export the table to files and use from_delimited_files/MLTable")
-    register_pandas_dataframe = refused(
-        "Dataset.Tabular.register_pandas_dataframe", "it wrote through dataprep.",
-        "df.to_parquet(...), ds.upload(...), then Dataset.Tabular.from_parquet_files(...).register(ws, name)")
+    @staticmethod
+    def register_pandas_dataframe(dataframe, target, name, description=None, tags=None, show_progress=True):
+        """Write ``dataframe`` as parquet under a new folder of ``target=(datastore, 'path')``, then register it
+        as tabular dataset ``name`` (a new version when the name exists)."""
+        import tempfile
+        import uuid
+
+        member = "Dataset.Tabular.register_pandas_dataframe"
+        if not hasattr(dataframe, "to_parquet"):
+            raise UserErrorException(f"{member}(dataframe={type(dataframe).__name__}): pass a pandas DataFrame.")
+        datastore, path = _paths(member, target)[0]
+        folder = f"{path.strip('/')}/{uuid.uuid4()}" if path.strip("/") else str(uuid.uuid4())  # v1: a guid folder
+        with tempfile.TemporaryDirectory(prefix="acpt-dataframe-") as scratch:
+            dataframe.to_parquet(f"{scratch}/part-00000.parquet", index=False)
+            datastore.upload(scratch, target_path=folder, show_progress=show_progress)
+        dataset = TabularDatasetFactory.from_parquet_files((datastore, f"{folder}/*.parquet"), validate=False)
+        return dataset.register(datastore.workspace, name, description, tags, create_new_version=True)
+
     register_spark_dataframe = refused(
         "Dataset.Tabular.register_spark_dataframe", "Spark runs only in v2 Spark jobs.",
         "a v2 Spark job writing a data asset (azure.ai.ml.spark)")

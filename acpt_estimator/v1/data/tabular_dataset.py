@@ -91,10 +91,25 @@ class TabularDataset(AbstractDataset):
     partition_by = refused("TabularDataset.partition_by", "partitioned copies are written by dataprep, which v2 "
                            "does not have.", f"{_PANDAS}.to_parquet(path, partition_cols=[...]) then "
                            "ds.upload(...) and Dataset.Tabular.from_parquet_files")
-    to_csv_files = refused("TabularDataset.to_csv_files", "v1 converted the rows with dataprep.",
-                           f"{_PANDAS}.to_csv(path), then upload the folder")
-    to_parquet_files = refused("TabularDataset.to_parquet_files", "v1 converted the rows with dataprep.",
-                               f"{_PANDAS}.to_parquet(path), then upload the folder")
+    def to_csv_files(self, separator=","):
+        """The rows as CSV files in a new local folder, as a FileDataset (v1 converted into a temporary place)."""
+        return self._converted("to_csv_files", lambda df, folder: df.to_csv(f"{folder}/part-00000.csv",
+                                                                            sep=separator, index=False))
+
+    def to_parquet_files(self):
+        """The rows as parquet files in a new local folder, as a FileDataset."""
+        return self._converted("to_parquet_files", lambda df, folder: df.to_parquet(f"{folder}/part-00000.parquet",
+                                                                                   index=False))
+
+    def _converted(self, member: str, write):
+        import tempfile
+
+        from acpt_estimator.v1.data.file_dataset import FileDataset
+
+        folder = tempfile.mkdtemp(prefix=f"acpt-{member.replace('_', '-')}-")
+        write(self.to_pandas_dataframe(), folder)
+        return FileDataset(paths=((None, folder + "/"),), workspace=self.workspace)
+
     to_dask_dataframe = refused("TabularDataset.to_dask_dataframe", "dask is not a dependency of this SDK.",
                                 f"dask.dataframe.from_pandas({_PANDAS}, npartitions=N)")
     to_spark_dataframe = refused("TabularDataset.to_spark_dataframe", "Spark runs only in v2 Spark jobs.",
