@@ -150,8 +150,11 @@ class CgroupTracker:
         pending = [pid]
         while pending:
             current = pending.pop()
-            with open(os.path.join(self.path, "cgroup.procs"), "w", encoding="utf-8") as handle:
-                handle.write(str(current))
+            try:
+                with open(os.path.join(self.path, "cgroup.procs"), "w", encoding="utf-8") as handle:
+                    handle.write(str(current))
+            except ProcessLookupError:  # already gone (a launcher that fails at once): nothing left to track
+                continue
             pending += _children(current)
 
     def pids(self) -> list[int]:
