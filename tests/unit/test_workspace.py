@@ -113,3 +113,17 @@ def test_driver_modules_import_no_cloud_sdk():
             "print([m for m in ('azure.ai.ml', 'azure.identity', 'azure.core', 'mlflow') if m in sys.modules])")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_workspace_create_arguments_become_a_valid_v2_workspace():
+    from acpt_estimator.v1.core._workspace_service import v2_workspace
+
+    kv = "/subscriptions/s/resourceGroups/rg/providers/Microsoft.KeyVault/vaults/kv1"
+    entity = v2_workspace("ws-new", "eastus", "rg", {"friendly_name": "My WS", "tags": {"a": "b"}, "key_vault": kv,
+                                                      "hbi_workspace": True,
+                                                      "system_datastores_auth_mode": "accessKey"})
+    body = entity._to_rest_object().as_dict()  # what begin_create sends, through the SDK's own serializer
+    props = body["properties"]
+    assert (body["location"], body["tags"], props["friendlyName"], props["keyVault"]) == ("eastus", {"a": "b"},
+                                                                                          "My WS", kv)
+    assert props["hbiWorkspace"] is True and props["systemDatastoresAuthMode"] == "accessKey"

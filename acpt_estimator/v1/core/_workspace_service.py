@@ -52,7 +52,6 @@ def _scoped_client(auth, subscription_id, resource_group, cloud="AzureCloud"):
 
 def create(cls, name, auth, subscription_id, resource_group, location, exist_ok, show_output, fields: dict):
     """v1 ``Workspace.create`` over v2: get it when ``exist_ok``, else create it (``begin_create``) and wait."""
-    from azure.ai.ml.entities import Workspace as V2Workspace
     from azure.core.exceptions import ResourceNotFoundError
 
     for param, value in (("subscription_id", subscription_id), ("resource_group", resource_group)):
@@ -76,18 +75,24 @@ def create(cls, name, auth, subscription_id, resource_group, location, exist_ok,
         if not location:
             raise UserErrorException(f"Workspace.create({name!r}) needs location=... (an Azure region such as "
                                      "'eastus') to create a new workspace.")
-        entity = V2Workspace(name=name, location=location, resource_group=resource_group,
-                             display_name=fields.get("friendly_name"), tags=fields.get("tags"),
-                             hbi_workspace=bool(fields.get("hbi_workspace")),
-                             storage_account=fields.get("storage_account"), key_vault=fields.get("key_vault"),
-                             application_insights=fields.get("app_insights"),
-                             container_registry=fields.get("container_registry"),
-                             system_datastores_auth_mode=fields.get("system_datastores_auth_mode"))
+        entity = v2_workspace(name, location, resource_group, fields)
         with azure_errors(probe, f"create workspace {name!r}"):
             client.workspaces.begin_create(entity).result()
         if show_output:
             print(f"Deployed workspace {name!r} in resource group {resource_group!r}.")
     return cls(subscription_id, resource_group, name, auth=auth)
+
+
+def v2_workspace(name, location, resource_group, fields: dict):
+    """The v2 ``Workspace`` for v1's ``Workspace.create`` arguments (existing resources by ARM id, as v1 took them)."""
+    from azure.ai.ml.entities import Workspace as V2Workspace
+
+    return V2Workspace(name=name, location=location, resource_group=resource_group,
+                       display_name=fields.get("friendly_name"), tags=fields.get("tags"),
+                       hbi_workspace=bool(fields.get("hbi_workspace")), storage_account=fields.get("storage_account"),
+                       key_vault=fields.get("key_vault"), application_insights=fields.get("app_insights"),
+                       container_registry=fields.get("container_registry"),
+                       system_datastores_auth_mode=fields.get("system_datastores_auth_mode"))
 
 
 def list_workspaces(cls, subscription_id, auth, resource_group) -> dict:
