@@ -442,13 +442,13 @@ def test_a_full_disk_is_named_and_leaves_no_half_written_run(store):
 def _interrupt_mid_snapshot(monkeypatch):
     from acpt_estimator.backends.local import job
 
-    real = job._copy_snapshot
+    real = job.copy_snapshot
 
-    def copy_then_ctrl_c(source, destination):
-        real(source, destination)
+    def copy_then_ctrl_c(*args, **kwargs):
+        real(*args, **kwargs)
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(job, "_copy_snapshot", copy_then_ctrl_c)
+    monkeypatch.setattr(job, "copy_snapshot", copy_then_ctrl_c)
 
 
 @pytest.mark.parametrize("failure", ["dangling symlink", "Ctrl-C in the snapshot"])
