@@ -125,6 +125,9 @@ class FakeState(RunHistoryMixin, MlflowMixin, CoreAssetsMixin):
             ("PUT", _WS + r"/codes/(?P<name>[^/]+)/versions/(?P<version>[^/]+)", self.put_code_version),
             ("PUT", _WS + r"/environments/(?P<name>[^/]+)/versions/(?P<version>[^/]+)", self.put_environment),
             ("GET", _WS + r"/environments/(?P<name>[^/]+)/versions/(?P<version>[^/]+)", self.get_environment),
+            ("GET", _WS + r"/environments/(?P<name>[^/]+)/versions", self.list_environment_versions),
+            ("GET", _WS + r"/environments/(?P<name>[^/]+)", self.get_environment_container),
+            ("GET", _WS + r"/environments", self.list_environment_containers),
             ("PUT", _WS + r"/jobs/(?P<name>[^/]+)", self.put_job),
             ("GET", _WS + r"/jobs/(?P<name>[^/]+)", self.get_job),
             ("GET", _WS + r"/jobs", self.list_jobs),
@@ -249,10 +252,42 @@ class FakeState(RunHistoryMixin, MlflowMixin, CoreAssetsMixin):
 
     # ---- environments -------------------------------------------------------------------------------
     def put_environment(self, name, version, body, **_):
+        # Environment versions are immutable: the service answers 409 to a changed definition under an existing
+        # version (azure-ai-ml's environments.create_or_update then retries with the container's nextVersion).
+        known = self.environments.get((name, version))
+        if known is not None and known["properties"] != body["properties"]:
+            return _arm_error("Conflict", f"Environment {name}:{version} exists with another definition (fake)", 409)
         resource = {"id": f"{self.ws_id}/environments/{name}/versions/{version}", "name": version,
                     "properties": body["properties"]}
         self.environments[(name, version)] = resource
         return 201, {}, resource
+
+    # Containers and version listings: the EnvironmentContainer / EnvironmentVersion resources of the generated ARM
+    # client (properties latestVersion, nextVersion, isArchived); environments.list() reads GET .../environments,
+    # create_or_update without a version reads the container's nextVersion, and 'name@latest' lists versions
+    # ordered by createdtime desc (insertion order here).
+    def _environment_versions(self, name):
+        return [v for (n, _), v in self.environments.items() if n == name]
+
+    def _environment_container(self, name):
+        versions = self._environment_versions(name)
+        if not versions:
+            return None
+        numbers = [int(v["name"]) for v in versions if v["name"].isdigit()]
+        return {"id": f"{self.ws_id}/environments/{name}", "name": name,
+                "properties": {"latestVersion": versions[-1]["name"], "isArchived": False,
+                               "nextVersion": str(max(numbers, default=0) + 1)}}
+
+    def list_environment_containers(self, **_):
+        names = list(dict.fromkeys(n for (n, _) in self.environments))
+        return 200, {}, {"value": [self._environment_container(n) for n in names]}
+
+    def get_environment_container(self, name, **_):
+        item = self._environment_container(name)
+        return (200, {}, item) if item else _not_found("Environment", name)
+
+    def list_environment_versions(self, name, **_):
+        return 200, {}, {"value": list(reversed(self._environment_versions(name)))}
 
     def get_environment(self, name, version, **_):
         item = self.environments.get((name, version))

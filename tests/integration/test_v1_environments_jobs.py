@@ -47,6 +47,15 @@ def test_register_names_the_asset_and_jobs_use_an_anonymous_content_addressed_on
     assert fake_aml.calls("PUT", r"/environments/built-env/versions/1$")
 
 
+def test_register_versions_list_and_image_details_in_the_workspace(fake_aml, cloud_workspace):
+    assert Environment.from_docker_image("team-env", "myacr.azurecr.io/train:1").register(cloud_workspace).version == "1"
+    assert Environment.from_docker_image("team-env", "myacr.azurecr.io/train:1").register(cloud_workspace).version == "1"
+    assert Environment.from_docker_image("team-env", "myacr.azurecr.io/train:2").register(cloud_workspace).version == "2"
+    assert list(Environment.list(workspace=cloud_workspace)) == list(cloud_workspace.environments) == ["team-env"]
+    details = Environment.get(cloud_workspace, "team-env", version="1").get_image_details(cloud_workspace)
+    assert (details.image, details.registry) == ("myacr.azurecr.io/train:1", {"address": "myacr.azurecr.io"})
+
+
 def _check(env, python_args=()):
     full = {"PATH": os.environ.get("PATH", ""), "PYTHONPATH": RUNTIME_DIR, **env}
     return subprocess.run([sys.executable, *python_args, "-m", "acpt_check_tracking"], env=full,

@@ -120,7 +120,9 @@ def image_details(env, workspace):
         from acpt_estimator.backends.azureml.assets import environment_image
 
         image, version = environment_image(workspace, spec.name, spec.version, spec.label)
-    registry = image.split("/", 1)[0] if image and "/" in image else None
+    from acpt_estimator.v1.core.environment import _has_registry_host
+
+    registry = image.split("/", 1)[0] if image and _has_registry_host(image) else None
     return DockerImageDetails({
         "imageExistsInRegistry": image is not None,
         "dockerImage": {"name": image, "registry": {"address": registry} if registry else None},
