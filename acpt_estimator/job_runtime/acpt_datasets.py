@@ -17,7 +17,7 @@ import string
 
 DEFINITION_VAR = "ACPT_DATASET_"  # + input name: the definition of a dataset input, for the job
 READERS = ("read_delimited", "read_parquet", "read_json_lines")
-_ROW_STEPS = ("take", "skip", "take_random_sample", "random_split")
+ROW_STEPS = ("take", "skip", "take_random_sample", "random_split")
 
 
 def glob_regex(pattern: str):
@@ -131,7 +131,7 @@ def partition_values(partition_format: str, full_path: str) -> dict:
             for i, (name, fmt) in enumerate(columns.items())}
 
 
-def _partition_format(definition: dict):
+def partition_format_of(definition: dict):
     for step in definition.get("transformations", []):
         if "extract_columns_from_partition_format" in step:
             return step["extract_columns_from_partition_format"]["partition_format"]
@@ -188,7 +188,7 @@ def read_table(definition: dict, files: list[tuple[str, str]]):
         raise ImportError("to_pandas_dataframe() needs pandas (and pyarrow for parquet): "
                           "pip install 'acpt-estimator[data]'") from None
     reader, options = _reader_step(definition)
-    frames, partition_format = [], _partition_format(definition)
+    frames, partition_format = [], partition_format_of(definition)
     for path, rel, *full in files:
         frame = _read_file(pandas, reader, options, path)
         if options.get("include_path_column"):
@@ -201,7 +201,7 @@ def read_table(definition: dict, files: list[tuple[str, str]]):
     pending = []  # row steps run together, in order, before the next column step and at the end
     for step in definition.get("transformations", []):
         (name, arg), = step.items()
-        if name in _ROW_STEPS:
+        if name in ROW_STEPS:
             pending.append(step)
             continue
         frame, pending = frame.iloc[apply_row_steps(list(range(len(frame))), pending)].reset_index(drop=True), []

@@ -131,9 +131,9 @@ class AbstractDataset:
         return datetime.datetime.fromtimestamp(max(stamps), tz=datetime.timezone.utc) if stamps else None
 
     def _partition_format(self):
-        from acpt_estimator.job_runtime.acpt_datasets import _partition_format
+        from acpt_estimator.job_runtime.acpt_datasets import partition_format_of
 
-        return _partition_format({"transformations": list(self.transformations)})
+        return partition_format_of({"transformations": list(self.transformations)})
 
     @property
     def partition_keys(self) -> list:
@@ -167,9 +167,9 @@ class AbstractDataset:
 
     def _has_row_steps(self) -> bool:
         """Whether rows/files are selected (take, skip, samples, splits): v2 inputs are whole folders."""
-        from acpt_estimator.job_runtime.acpt_datasets import _ROW_STEPS
+        from acpt_estimator.job_runtime.acpt_datasets import ROW_STEPS
 
-        return any(next(iter(step)) in _ROW_STEPS for step in self.transformations)
+        return any(next(iter(step)) in ROW_STEPS for step in self.transformations)
 
     def _step(self, step: dict):
         return attrs.evolve(self, transformations=self.transformations + (step,), name=None, version=None, id=None)
