@@ -160,8 +160,8 @@ def latest(records, kind: str, initial=None) -> dict:
 
 
 def user_tags(tags: dict) -> dict:
-    """A run's tags without the ones that carry records."""
-    return {k: v for k, v in (tags or {}).items() if not str(k).startswith((RECORD_TAG, INT_TAG))}
+    """A run's tags as v1 showed them: without the ones carrying records (``acpt.v1*``) or MLflow's own."""
+    return {k: v for k, v in (tags or {}).items() if not str(k).startswith(("acpt.v1", "mlflow."))}
 
 
 def tags_match(found: dict, wanted) -> bool:

@@ -24,8 +24,11 @@ run.log("note", "epoch {0}: {1:.3f}".format(3, 0.2))
 run.log_list("accuracies", [0.5, 0.7])
 run.log_row("table", epoch=1, acc=0.7)
 run.tag("stage", "train")
-open("model.txt", "w").write("weights")
-run.upload_file("outputs/model.txt", "model.txt")
+open("weights.bin", "w").write("weights")
+run.upload_file("outputs/model.txt", "weights.bin")
+run.set_tags({"drop": "1"})
+run.remove_tags("drop")
+print("tags", run.get_tags())
 print("inputs", run.input_datasets)
 print("experiment", run.experiment.name, run.experiment.workspace.name)
 print("metrics", run.get_metrics())
@@ -63,6 +66,7 @@ def test_without_azureml_core_the_run_logs_to_the_jobs_mlflow_run(tmp_path, monk
             and "'table': {'epoch': [1], 'acc': [0.7]}" in done.stdout)
     tags = client.get_run(run_id).data.tags
     assert tags["stage"] == "train" and any(key.startswith("acpt.v1/rank_0-") for key in tags)
+    assert "tags {'stage': 'train'}" in done.stdout  # record tags are not user tags; removed ones are gone
     assert [a.path for a in client.list_artifacts(run_id, "outputs")] == ["outputs/model.txt"]
 
 

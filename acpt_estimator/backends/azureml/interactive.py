@@ -142,8 +142,7 @@ class CloudInteractiveRun(CloudRun):
         return dict(self._mlflow_run().data.tags)
 
     def get_tags(self) -> dict:
-        return {k: v for k, v in user_tags(self._tags()).items()
-                if not k.startswith((PROPERTY_TAG, "mlflow.", "acpt.v1."))}
+        return user_tags(self._tags())
 
     def set_tags(self, tags) -> None:
         run_metrics.set_tags(self._workspace, self._id, {str(k): "" if v is None else str(v)

@@ -104,12 +104,38 @@ class MlflowRun(_records_module().V1Logging):
         for key, value in (tags.items() if isinstance(tags, dict) else ((t, "") for t in tags)):
             self.tag(key, value)
 
+    def remove_tags(self, tags):
+        for key in [tags] if isinstance(tags, str) else list(tags):
+            self._client.delete_tag(self._run_id, key)
+
+    def get_tags(self):
+        return self._records.user_tags(self._client.get_run(self._run_id).data.tags)
+
+    @property
+    def tags(self):
+        return self.get_tags()
+
     def add_properties(self, properties):
         self.set_tags(properties)
 
+    def get_status(self):
+        return "Running"  # the job's own run, seen from inside the job
+
     def upload_file(self, name, path_or_stream, datastore_name=None):
-        folder = os.path.dirname(name)
-        self._client.log_artifact(self._run_id, path_or_stream, folder or None)
+        """The file lands at ``name`` among the run's files (MLflow names an artifact after its local file)."""
+        folder, leaf = os.path.split(name)
+        with tempfile.TemporaryDirectory() as scratch:
+            local = os.path.join(scratch, leaf)
+            if isinstance(path_or_stream, (str, os.PathLike)):
+                shutil.copyfile(path_or_stream, local)
+            else:
+                with open(local, "wb") as handle:
+                    shutil.copyfileobj(path_or_stream, handle)
+            self._client.log_artifact(self._run_id, local, folder or None)
+
+    def upload_files(self, names, paths, return_artifacts=False, timeout_seconds=None, datastore_name=None):
+        for name, path in zip(names, paths):
+            self.upload_file(name, path)
 
     def upload_folder(self, name, path, datastore_name=None):
         self._client.log_artifacts(self._run_id, path, name)
