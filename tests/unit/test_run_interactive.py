@@ -52,11 +52,18 @@ def test_children_parent_and_lookup_by_id(experiment):
     reopened = Run(experiment, child.id)  # v1's constructor reopens a run by id
     assert isinstance(reopened, ScriptRun) and reopened.id == child.id
     assert get_run(experiment, child.id).id == child.id and ScriptRun(experiment, child.id).id == child.id
+    grandchild = child.child_run(name="inner")
+    assert [c.id for c in parent.get_children(recursive=True)] == [child.id, *[c.id for c in tagged], grandchild.id]
+    grandchild.complete()
+    child.log("acc", 0.5)
+    parent.log("loss", 1.0)
+    assert parent.get_metrics(recursive=True) == {parent.id: {"loss": 1.0}, child.id: {"acc": 0.5},
+                                                  tagged[0].id: {}, tagged[1].id: {}, grandchild.id: {}}
     for c in [child, *tagged]:
         c.complete()
     parent.complete()
     assert [r.id for r in Run.list(experiment)] == [parent.id]  # children only with include_children
-    assert len(list(experiment.get_runs(include_children=True))) == 4
+    assert len(list(experiment.get_runs(include_children=True))) == 5
     with pytest.raises(UserErrorException, match="tag_values"):
         parent.create_children(count=3, tag_key="fold", tag_values=["a"])
 

@@ -99,6 +99,8 @@ class CloudRun(ScriptRun):
         return details
 
     def get_metrics(self, name=None, recursive=False, run_type=None, populate=False) -> dict:
+        if recursive:
+            return self._metrics_of_tree(name, run_type)
         records, _ = run_metrics.read(self._workspace, self._id, name)
         return metrics_from_records(records, name, run_id=self._id)
 

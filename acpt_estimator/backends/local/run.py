@@ -214,6 +214,8 @@ class LocalRun(RecordingRun, ScriptRun):
 
     # ---- metrics from MLflow too --------------------------------------------------------------------
     def get_metrics(self, name=None, recursive=False, run_type=None, populate=False) -> dict:
+        if recursive:
+            return self._metrics_of_tree(name, run_type)
         return metrics_from_records(sort_records(self._records() + self._mlflow_records()), name, run_id=self.id)
 
     def _mlflow_records(self) -> list:
@@ -284,10 +286,16 @@ class LocalRun(RecordingRun, ScriptRun):
 
     # ---- v1 odds and ends ---------------------------------------------------------------------------
     def get_children(self, recursive=False, tags=None, properties=None, type=None, status=None, _rehydrate_runs=True):
-        """Runs of the store whose parent is this run (child_run/create_children), oldest first."""
-        found = [LocalRun(RunPaths(self._paths.home, r["runId"]), experiment=self._experiment)
-                 for r in reversed(all_run_records(self._paths.home)) if r.get("parentRunId") == self.id]
-        return iter([c for c in found if (status is None or c.get_status() == status) and tags_match(c.get_tags(), tags)])
+        """Runs of the store whose parent is this run (child_run/create_children), oldest first; with
+        ``recursive``, their descendants too."""
+        parents, found = {self.id}, []
+        for record in reversed(all_run_records(self._paths.home)):  # oldest first: parents before their children
+            if record.get("parentRunId") in parents:
+                found.append(LocalRun(RunPaths(self._paths.home, record["runId"]), experiment=self._experiment))
+                if recursive:
+                    parents.add(record["runId"])
+        return iter([c for c in found if (status is None or c.get_status() == status) and tags_match(c.get_tags(), tags)
+                     and tags_match(c.properties, properties) and (type is None or c.type == type)])
 
     # ---- interactive runs (experiment.start_logging, child_run): this process sets the status -------
     @property

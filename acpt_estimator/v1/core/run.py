@@ -222,6 +222,17 @@ class Run(V1Logging, metaclass=_Reopens):
     def _parent_id(self):
         return None
 
+    def _metrics_of_tree(self, name=None, run_type=None) -> dict:
+        """v1's ``get_metrics(recursive=True)``: ``{run id: metrics}`` for this run and every descendant (of
+        ``run_type`` when given)."""
+        found, pending = {}, [self]
+        while pending:
+            run = pending.pop(0)
+            if run_type is None or run.type == run_type:
+                found[run.id] = run.get_metrics(name)
+            pending.extend(run.get_children())
+        return found
+
     def get_properties(self) -> dict:
         return dict(self.properties)
 
