@@ -47,5 +47,5 @@ def test_pip_packages_sample(tmp_path):
 def test_hyperdrive_tuning_sample(tmp_path):
     out = run_driver("hyperdrive_tuning", tmp_path)
     assert out.count("Started trial pytorch-hyperdrive_") == 4 and "Status: Completed" in out
-    assert "best run: pytorch-hyperdrive_" in out and "hyperparameters: {'learning_rate':" in out
+    assert "best run: pytorch-hyperdrive_" in out and 'hyperparameters: {"learning_rate":' in out  # v1: a JSON string
     assert "registered pytorch-hyperdrive 1" in out
