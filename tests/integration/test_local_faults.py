@@ -212,7 +212,8 @@ def test_a_reopened_run_is_running_while_its_ranks_live_then_final_with_its_outp
     gone.wait()
     write_json(str(root / "run.json"), {
         "runId": run_id, "experimentName": "faults", "status": "Running", "createdTime": time.time(),
-        "startTime": time.time(), "supervisor": {"pid": gone.pid, "startTicks": None}, "tracking": {"kind": "subreaper"},
+        "startTime": time.time(), "supervisor": {"pid": gone.pid, "startTicks": None},
+        "tracking": {"kind": "subreaper"},
         "runDefinition": {"pyTorch": {"processCount": 1}, "mpi": {"processCountPerNode": 1}}})
     name, value = marker(run_id)
     rank = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)", token],

@@ -1,10 +1,4 @@
-"""Every process of a local job: a cgroup v2 per job where this process may make one, else a subreaper.
-
-MPICH's hydra starts each rank in its own session, so mpiexec's process group does not reach the ranks,
-and a daemon can shed any inherited marker (``setsid env -i ...``). A cgroup holds whatever the job forks.
-Without one, the driver becomes a child subreaper (PR_SET_CHILD_SUBREAPER): orphans of the job are
-re-parented to it instead of init, so they are still found below it, by session and start time.
-"""
+"""Every process of a local job: a cgroup v2 per job where this process may make one, else a subreaper."""
 
 from __future__ import annotations
 
@@ -145,6 +139,10 @@ def _become_subreaper() -> bool:
 
 class SubreaperTracker:
     """The launcher's descendants, plus orphans re-parented to this (subreaper) driver since the job started.
+
+    The fallback where no cgroup can be made: MPICH's hydra starts each rank in a session of its own, and a
+    daemon can shed any inherited marker (``setsid env -i``), but as a child subreaper (PR_SET_CHILD_SUBREAPER)
+    the driver inherits the orphans of its jobs instead of init.
 
     An orphan counts when it left the driver's session (ranks run in sessions of their own) and started
     after the job did; with several jobs running in one driver, an orphan that shed its marker is counted

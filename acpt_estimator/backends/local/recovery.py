@@ -1,9 +1,4 @@
-"""A run reopened after its driver died: Running while its ranks live, then ended and recorded with its outputs.
-
-Local runs end with their driver (the launcher gets a parent-death signal, and the job's cgroup is killed),
-so usually nothing is left to wait for: whoever looks at the run next finishes its record, collects
-./outputs and closes its MLflow run, exactly once (a lock file in the run folder).
-"""
+"""A run reopened after its driver died: Running while its ranks live, then ended and recorded with its outputs."""
 
 from __future__ import annotations
 
@@ -24,7 +19,9 @@ LEFTOVER_GRACE = 1.0
 def settle(paths: RunPaths, record: dict, reason: str | None = None) -> dict:
     """The truthful record of a run whose supervising driver is gone; final once no rank is left.
 
-    ``reason="canceled"`` ends whatever is left and records the run Canceled.
+    Local runs end with their driver (its guardian kills the job cgroups), so usually nothing is left to wait
+    for: whoever looks at the run next finishes its record, collects ./outputs and closes its MLflow run,
+    exactly once (a lock file in the run folder). ``reason="canceled"`` ends what is left, recorded Canceled.
     """
     leftovers = procs.tracker_from_record(record["runId"], record.get("tracking"))
     exits = read_exits(paths.status)
@@ -73,5 +70,6 @@ def _outcome(record: dict, exits: list, reason: str | None) -> Outcome:
                     f"({reported} of {world} rank(s) had reported an exit code). Local runs end with their driver: "
                     "its ranks were stopped with it, and the outputs written so far were collected. Keep the "
                     "driver running (run.wait_for_completion()) until the run ends.")
-    return Outcome(reason=reason, launcher_code=None, exits=tuple(exits), first_failure=failures[0] if failures else None,
-                   started=record.get("startTime") or 0.0, ended=time.time(), note=note)
+    return Outcome(reason=reason, launcher_code=None, exits=tuple(exits),
+                   first_failure=failures[0] if failures else None, started=record.get("startTime") or 0.0,
+                   ended=time.time(), note=note)
