@@ -52,8 +52,8 @@ def test_a_root_job_cannot_remount_its_input_and_no_expanded_secret_stays(worksp
     ds.upload(src_dir="./data", target_path="d", show_progress=False)
     est = PyTorch(str(tmp_path / "src"), compute_target="local", entry_script="job.py",
                   script_params={"--token": "$SECRET_TOKEN", "--data": ds.path("d").as_mount()})
-    run = Experiment(workspace, "safety").submit(est)
-    assert run.wait_for_completion()["status"] == "Completed"
+    run = Experiment(workspace, "e" * 250).submit(est)  # a long name gives a run id that is still a file name
+    assert run.wait_for_completion()["status"] == "Completed" and len(run.id) <= 255
     run.download_file("outputs/seen.json", str(tmp_path / "seen.json"))
     seen = json.loads((tmp_path / "seen.json").read_text())
     assert seen["token"] == "s3cr3t-value"  # v1: $VARs in arguments are expanded for the job
