@@ -130,3 +130,23 @@ def test_a_storage_account_that_refuses_the_upload_says_which_role_to_ask_for(cl
     with pytest.raises(UserErrorException, match=r"refused the upload .*'Storage Blob Data Contributor'"):
         cloud_workspace.get_default_datastore().upload(src_dir=str(data), target_path="denied", show_progress=False)
     assert "fakeaccount/azureml-blobstore-fake/denied/a.txt" not in fake_aml.state.blobs.blobs
+
+
+def test_hostile_paths_and_names_are_refused_before_any_request(cloud_workspace, fake_aml, tmp_path):
+    (tmp_path / "a.txt").write_text("a")
+    ds = cloud_workspace.get_default_datastore()
+    before = len(fake_aml.calls("PUT", r".*")) + len(fake_aml.calls("POST", r".*"))
+    with pytest.raises(UserErrorException, match=r"target_path='\.\./\.\./x' climbs out"):
+        ds.upload(str(tmp_path), target_path="../../x", show_progress=False)
+    with pytest.raises(UserErrorException, match="is not a valid dataset name"):
+        Dataset.File.from_files(path=(ds, "x/**")).register(cloud_workspace, "x\n")
+    assert len(fake_aml.calls("PUT", r".*")) + len(fake_aml.calls("POST", r".*")) == before
+
+
+def test_model_names_are_checked_before_any_request(cloud_workspace, fake_aml, tmp_path):
+    from acpt_estimator.v1.core.model import Model
+
+    (tmp_path / "model.pt").write_text("w")
+    with pytest.raises(UserErrorException, match="model_name='m\\\\n' is not a valid model name"):
+        Model.register(cloud_workspace, str(tmp_path / "model.pt"), "m\n")
+    assert fake_aml.calls("PUT", r".*/models/.*") == []

@@ -6,6 +6,8 @@ import json
 import os
 
 from ...exceptions import ModelPathNotFoundException, UserErrorException
+from ...names import check
+from ...paths import contained
 from acpt_estimator.v1.core.script_run import ScriptRun
 from ...tracking import details as v1_details
 from ...tracking import command_arguments, metrics_from_records, tags_match, user_tags
@@ -139,7 +141,8 @@ class CloudRun(ScriptRun):
                 destination = output_paths[index]
             else:
                 relative = name if append_prefix or not prefix else name[len(prefix):].lstrip("/")
-                destination = os.path.join(root, relative or os.path.basename(name))
+                destination = contained(root, relative or os.path.basename(name), parameter="run file name",
+                                        what="output_directory", fix="Pass output_paths= to choose each path.")
             run_files.download(self._workspace, self._id, name, destination)
 
     def register_model(self, model_name, model_path=None, tags=None, properties=None, model_framework=None,
@@ -148,6 +151,7 @@ class CloudRun(ScriptRun):
         """A v2 ``Model`` registered from the job's output (azureml://jobs/<run>/outputs/artifacts/paths/...)."""
         from .assets import register_job_model
 
+        check("model", model_name, parameter="model_name")
         path = (model_path or model_name).strip("/")
         names = self.get_file_names()
         if path not in names and not any(n.startswith(path + "/") for n in names):

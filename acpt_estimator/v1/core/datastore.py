@@ -8,6 +8,7 @@ import os
 from acpt_estimator.datastore_paths import is_local_workspace
 from acpt_estimator.exceptions import UserErrorException
 from acpt_estimator.names import check
+from acpt_estimator.paths import relative_parts
 from acpt_estimator.v1._refusal import refused
 from acpt_estimator.v1.data.data_reference import DataReference
 
@@ -198,6 +199,9 @@ class Datastore:
         return DataReference(self, data_reference_name=None, path_on_datastore=target_path)
 
     def _upload(self, src_dir, files, target_path, overwrite, show_progress):
+        # Both backends: a target_path climbing out of the datastore is refused before anything is sent.
+        relative_parts(target_path or "", parameter="target_path",
+                       fix="Pass a path inside the datastore, e.g. target_path='mnist/train'.")
         if is_local_workspace(self.workspace):
             from acpt_estimator.backends.local import datastores
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 
+from acpt_estimator.names import check
 from acpt_estimator.exceptions import UserErrorException
 from acpt_estimator.unsupported import InferenceConfig  # noqa: F401 (v1 azureml.core.model exports it)
 from acpt_estimator.v1._refusal import refused, refused_class
@@ -97,6 +98,7 @@ class Model:
                  model_framework=None, model_framework_version=None, child_paths=None, sample_input_dataset=None,
                  sample_output_dataset=None, resource_configuration=None) -> "Model":
         """Register a local file or folder as a model (a new version when the name exists)."""
+        check("model", model_name, parameter="model_name")  # both backends, before anything is copied or sent
         if not os.path.exists(model_path):
             raise UserErrorException(f"Model.register(model_path={model_path!r}): no such file or folder. Pass the "
                                      "path of the saved model on this machine.")

@@ -10,6 +10,7 @@ import attrs
 
 from acpt_estimator.datastore_paths import datastore_uri, is_local_workspace, is_url, parse_datastore_uri
 from acpt_estimator.exceptions import UserErrorException
+from acpt_estimator.names import check
 
 DEFINITION_PROPERTY = "acpt.dataset"  # a data asset's v1 definition: type, paths under the asset's folder, steps
 
@@ -60,8 +61,7 @@ def _from_asset(workspace, asset):
 
 
 def register(dataset, workspace, name, description=None, tags=None, create_new_version=False):
-    if not isinstance(name, str) or not name:
-        raise UserErrorException(f"dataset.register(name={name!r}): pass the name to register the dataset as.")
+    check("dataset", name, parameter="name")  # both backends: a folder locally, a REST path segment in the cloud
     if not dataset.paths:
         raise UserErrorException("Only a dataset made from datastore paths can be registered "
                                  "(Dataset.File.from_files(path=(ds, 'folder/**'))).")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import uuid
 
 from acpt_estimator.datastore_paths import check_input_name
+from acpt_estimator.names import check
 from acpt_estimator.exceptions import UserErrorException
 from acpt_estimator.v1._refusal import refuse, refused
 
@@ -54,6 +55,7 @@ class OutputDatasetConfig:
 
     def register_on_complete(self, name, description=None, tags=None):
         """Register the written folder as dataset ``name`` (a new version per run) once the job completes."""
+        check("dataset", name, parameter="name")  # refused now, not after the job
         self._registration = RegistrationConfiguration(name, description, tags)
         return self
 
