@@ -14,7 +14,7 @@ from acpt_estimator.job_runtime import RUNTIME_DIR
 from acpt_estimator.v1.core.conda_dependencies import CondaDependencies
 from acpt_estimator.v1.core.environment import Environment
 from acpt_estimator.v1.core.experiment import Experiment
-from acpt_estimator.v1.core.script_run_config import ScriptRunConfig, get_run_config_from_script_run
+from acpt_estimator.v1.core.script_run_config import ScriptRunConfig, get_run_config_from_script_run, submit
 from acpt_estimator.v1.core.workspace import Workspace
 from tests.fake_aml.fixtures import *  # noqa: F401,F403
 
@@ -90,9 +90,10 @@ def test_script_run_config_with_an_environment_runs_locally(tmp_path, monkeypatc
     ws = Workspace._local()
     registered = env.register(ws)
     src = ScriptRunConfig(str(source), script="train.py", environment=Environment.get(ws, "local-env"))
-    run = Experiment(ws, "local-env-exp").submit(src)
+    run = submit(src, ws, "local-env-exp")  # azureml.core.script_run_config.submit, as Experiment.submit uses
     run.wait_for_completion()
     assert registered.version == "1" and run.get_status() == "Completed"
+    assert get_run_config_from_script_run(run) is src.run_config
     assert run.get_metrics() == {"flag": 7.0}
 
 
