@@ -259,6 +259,44 @@ class JobTabularDataset:
         return read_table(self._definition, [(path, rel, root + job_relative(self.path, path)) for path, rel in files])
 
 
+class JobFileDataset:
+    """A file dataset given directly (no as_mount()) inside a v2 job without acpt-estimator: v1's FileDataset calls."""
+
+    def __init__(self, name: str, path: str, definition: dict):
+        self.name, self.path, self._definition = name, path, definition
+
+    def _files(self) -> list:
+        files = files_in(self.path, self._definition.get("paths") or [""])
+        return apply_row_steps(sorted(files, key=lambda item: item[1]), self._definition.get("transformations", []))
+
+    def to_path(self) -> list:
+        return ["/" + rel for _, rel in self._files()]
+
+    def download(self, target_path=None, overwrite=False, ignore_not_found=False) -> list:
+        import shutil
+        import tempfile
+
+        target = os.path.abspath(target_path) if target_path else tempfile.mkdtemp(prefix="dataset-")
+        copied = []
+        for path, rel in self._files():
+            dest = os.path.join(target, *rel.split("/"))
+            if os.path.exists(dest) and not overwrite:
+                raise FileExistsError(f"download: {dest} already exists; pass overwrite=True.")
+            os.makedirs(os.path.dirname(dest), exist_ok=True)
+            shutil.copyfile(path, dest)
+            copied.append(dest)
+        return copied
+
+
+def job_dataset(name: str, path: str, definition: dict):
+    """v1's value of a dataset input in a job: the dataset for tabular and direct inputs, else the path."""
+    if definition.get("type") == "tabular":
+        return JobTabularDataset(name, path, definition)
+    if definition.get("mode") == "direct":
+        return JobFileDataset(name, path, definition)
+    return path
+
+
 def job_relative(input_path: str, path: str) -> str:
     """A file's path relative to the job input it came with ('/'-separated)."""
     if os.path.isfile(input_path):

@@ -188,8 +188,14 @@ def test_inside_a_cloud_job_a_tabular_input_reads_from_its_mounted_folder(ws, tm
     monkeypatch.setenv("ACPT_DATASET_iris", item.definition)
     monkeypatch.setenv("AZUREML_DATAREFERENCE_iris", str(mounted))
     (name, definition), = acpt_datasets.job_definitions().items()
-    in_job = acpt_datasets.JobTabularDataset(name, str(mounted), definition)
+    in_job = acpt_datasets.job_dataset(name, str(mounted), definition)
     assert in_job.to_pandas_dataframe()["species"].tolist() == ["setosa", "setosa"]
+    files = Dataset.File.from_files((ws.get_default_datastore(), "d/files/**")).skip(1)
+    _, (direct,), _ = build_arguments([files.as_named_input("direct")])
+    job_files = acpt_datasets.job_dataset("direct", str(tmp_path / "data" / "files"), json.loads(direct.definition))
+    assert job_files.to_path() == ["/b.txt", "/sub/c.txt"]  # the steps apply in the job
+    assert [os.path.basename(p) for p in job_files.download(str(tmp_path / "job-dl"))] == ["b.txt", "c.txt"]
+    assert acpt_datasets.job_dataset("m", "/mnt/m", {"type": "file", "mode": "mount"}) == "/mnt/m"
     from acpt_estimator.v1.data.job_inputs import input_datasets
 
     assert input_datasets()["iris"].to_pandas_dataframe().shape == (2, 4)  # a local job: the full TabularDataset

@@ -160,8 +160,8 @@ class MlflowRun(_records_module().V1Logging):
         except ImportError:
             return found
         for name, definition in acpt_datasets.job_definitions().items():
-            if name in found and definition.get("type") == "tabular":  # v1: a tabular input is the dataset
-                found[name] = acpt_datasets.JobTabularDataset(name, found[name], definition)
+            if name in found:  # v1: tabular and direct inputs are the dataset, the others their path
+                found[name] = acpt_datasets.job_dataset(name, found[name], definition)
         return found
 
     def get_metrics(self, name=None, recursive=False, run_type=None, populate=False):
