@@ -232,7 +232,7 @@ class AbstractDataset:
     def __repr__(self) -> str:
         import json
 
-        shown = {"source": [f"('{getattr(d, 'name', 'local')}', '{p}')" for d, p in self.paths],
+        shown = {"source": [f"('{d.name}', '{p}')" if d is not None else p for d, p in self.paths],
                  "definition": [next(iter(s)) for s in self.transformations]}
         if self.name:
             shown["registration"] = {"id": self.id, "name": self.name, "version": self.version,
