@@ -346,6 +346,12 @@ def conda_yaml(conda_packages, pip_items, python_version, channels=("conda-forge
     return yaml.safe_dump({"name": name, "channels": list(channels), "dependencies": deps}, sort_keys=False)
 
 
+def is_curated_name(name: str) -> bool:
+    """Azure ML's curated environments (``AzureML-*``, old PyTorch ones included) live in the azureml registry."""
+    return name.startswith(_OLD_CURATED_PREFIXES) or name.startswith("AzureML-") or \
+        name.lower().startswith("azureml-acpt")
+
+
 def named_environment(name: str, version=None, label=None) -> EnvironmentSpec:
     """A curated (``AzureML-*``) or workspace environment by name; old PyTorch curated names map forward."""
     if name.startswith(_OLD_CURATED_PREFIXES):

@@ -10,6 +10,8 @@ import textwrap
 
 import pytest
 
+from acpt_estimator.backends.azureml.translate import environment_for
+from acpt_estimator.exceptions import UserErrorException
 from acpt_estimator.job_runtime import RUNTIME_DIR
 from acpt_estimator.v1.core.conda_dependencies import CondaDependencies
 from acpt_estimator.v1.core.environment import Environment
@@ -54,6 +56,11 @@ def test_register_versions_list_and_image_details_in_the_workspace(fake_aml, clo
     assert list(Environment.list(workspace=cloud_workspace)) == list(cloud_workspace.environments) == ["team-env"]
     details = Environment.get(cloud_workspace, "team-env", version="1").get_image_details(cloud_workspace)
     assert (details.image, details.registry) == ("myacr.azurecr.io/train:1", {"address": "myacr.azurecr.io"})
+    latest = Environment.get(cloud_workspace, "team-env")
+    assert (latest.version, latest.docker.base_image) == ("2", "myacr.azurecr.io/train:2")
+    assert environment_for(latest._to_spec()) == "azureml:team-env:2"
+    with pytest.raises(UserErrorException, match="no environment nope@latest in workspace"):
+        Environment.get(cloud_workspace, "nope")
 
 
 def _check(env, python_args=()):

@@ -3,7 +3,7 @@ environments."""
 
 from __future__ import annotations
 
-from .client import azure_errors, ml_client
+from .client import azure_errors, ml_client, workspace_missing
 
 
 def job_output_uri(job_name: str, path: str) -> str:
@@ -44,8 +44,21 @@ def environment_names(workspace) -> list:
 
 
 def environment_image(workspace, name: str, version: str | None = None, label: str | None = None):
-    """The image a registered environment uses (None while a Dockerfile environment has not been built)."""
+    """(image, version) of a registered environment (image None while a Dockerfile environment is unbuilt);
+    None when the workspace has no such environment."""
+    from azure.ai.ml.exceptions import ValidationException
+    from azure.core.exceptions import ResourceNotFoundError
+
     with azure_errors(workspace, f"read environment {name!r}"):
         ops = ml_client(workspace).environments
-        env = ops.get(name, version=version) if version else ops.get(name, label=label or "latest")
+        try:
+            env = ops.get(name, version=version) if version else ops.get(name, label=label or "latest")
+        except ResourceNotFoundError as err:
+            if workspace_missing(err, workspace):
+                raise
+            return None
+        except ValidationException as err:  # 'name@latest' of a name with no versions
+            if "does not exist" in str(err):
+                return None
+            raise
     return env.image, str(env.version)

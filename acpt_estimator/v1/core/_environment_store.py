@@ -119,7 +119,7 @@ def image_details(env, workspace):
                                      "(env.register(ws)).")
         from acpt_estimator.backends.azureml.assets import environment_image
 
-        image, version = environment_image(workspace, spec.name, spec.version, spec.label)
+        image, version = environment_image(workspace, spec.name, spec.version, spec.label) or (None, version)
     from acpt_estimator.v1.core.environment import _has_registry_host
 
     registry = image.split("/", 1)[0] if image and _has_registry_host(image) else None

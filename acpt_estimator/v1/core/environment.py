@@ -245,6 +245,9 @@ class Environment:
         env.python.conda_dependencies = CondaDependencies(_underlying_structure={"name": name, "dependencies": []})
         acpt = engine.acpt_for_name(name)
         env.docker.base_image = acpt.image if acpt is not None else None
+        if workspace is not None and not _is_local(workspace) and not engine.is_curated_name(name):
+            env.docker.base_image, env.version = _workspace_environment(workspace, name, env.version, label)
+            label = None  # pinned to the version found, as v1's get returned one version
         env._reference = (env.version, label, env._fingerprint())
         return env
 
@@ -389,6 +392,19 @@ class EnvironmentReference:
 
     def __repr__(self) -> str:
         return f"EnvironmentReference(name={self.name!r}, version={self.version!r})"
+
+
+def _workspace_environment(workspace, name, version, label):
+    """(image, version) of a workspace environment; a missing one is v1's error, with the fix."""
+    from acpt_estimator.backends.azureml.assets import environment_image
+
+    found = environment_image(workspace, name, version, label)
+    if found is None:
+        shown = f"{name}:{version}" if version else f"{name}@{label or 'latest'}"
+        raise UserErrorException(
+            f"Environment.get(ws, {name!r}): no environment {shown} in workspace {workspace.name!r}. List them with "
+            "Environment.list(ws) (az ml environment list), or register one with env.register(ws).")
+    return found
 
 
 def _has_registry_host(image: str) -> bool:
