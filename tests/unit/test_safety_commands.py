@@ -132,3 +132,34 @@ def test_a_valid_name_is_one_plain_folder_name_and_one_shell_word(kind, name):
     if is_valid(kind, name):
         assert os.path.basename(name) == name and name not in (".", "..") and len(name.encode()) <= 255
         assert not set(name) & set("/\\ \n\t\0$;'\"`") and name == name.strip()
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.one_of(st.lists(st.sampled_from(_pieces), min_size=1, max_size=8).map("".join),
+                          st.integers(-10**6, 10**6)), max_size=5))
+def test_script_run_config_arguments_reach_the_same_argv_locally_and_in_the_cloud(arguments):
+    from acpt_estimator import ScriptRunConfig
+    from acpt_estimator.backends.azureml.command_line import render_argv
+
+    spec = ScriptRunConfig(SRC, script="x.py", arguments=arguments, compute_target="c").to_job_spec()
+    cloud = bash_argv(render_argv(spec).replace("python x.py", "python 'x.py'", 1))
+    assert cloud == rank_argv(spec, ENV, _context("/tmp"))[2:]
+
+
+@settings(max_examples=200, deadline=None)
+@given(names, paths)
+def test_no_datastore_name_or_path_and_no_run_id_leads_out_of_the_store(tmp_path_factory, name, path):
+    from acpt_estimator.backends.local.store import datastore_folder, run_paths
+
+    store = str(tmp_path_factory.getbasetemp() / "store")
+    try:
+        folder = datastore_folder(store, name, path)
+    except UserErrorException:
+        folder = None
+    if folder is not None:
+        assert is_inside(os.path.join(store, "datastores", name), folder) and "\n" not in name
+    try:
+        root = run_paths(name, store).root
+    except UserErrorException:
+        return
+    assert os.path.dirname(root) == os.path.join(store, "runs") and is_inside(store, root)
