@@ -23,7 +23,7 @@ def test_the_suggested_pip_line_quotes_each_requirement(caplog, tmp_path):
     import subprocess
 
     marker = tmp_path / "ran"
-    hostile = f"no-such-package-xyz$(touch {marker})"
+    hostile = f"no-such-package-xyz'$(touch {marker})"  # repr() would pick double quotes: $(...) ran
     spec = PyTorch(SRC, compute_target="local", entry_script="train.py",
                    pip_packages=[hostile, "no-such-package-abc>=1,<2"]).to_job_spec()
     warn_missing(spec.environment)
