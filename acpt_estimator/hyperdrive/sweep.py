@@ -42,7 +42,8 @@ def check_search_values(parameter_space: dict) -> None:
             if bad:
                 raise HyperDriveConfigException(
                     f"choice value {value!r} of parameter {name!r} contains {bad}, which the Azure ML service "
-                    "would paste into the trial's shell command where it breaks the quoting. Use a value without it (e.g. an index or a name your script maps to the value).")
+                    "would paste into the trial's shell command where it breaks the quoting. Use a value without "
+                    "it (e.g. an index or a name your script maps to the value).")
 
 
 def default_value(expression):
