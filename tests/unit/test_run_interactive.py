@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from acpt_estimator.exceptions import UserErrorException, V1NotSupportedException
@@ -30,6 +32,20 @@ def test_start_logging_gives_a_run_that_logs_and_completes(experiment):
     again = Run.get(experiment.workspace, run.id)  # another object, read back from the store
     assert again.get_metrics() == {"loss": [0.5, 0.25], "note": "kept as a string", "curve": [1]}
     assert again.get_tags() == {"stage": "eda"} and again.experiment.name == "interactive"
+
+
+
+def test_an_interactive_run_is_exported_to_mlflow_like_a_job(experiment, monkeypatch):
+    from mlflow.tracking import MlflowClient
+
+    run = experiment.start_logging()
+    run.log("loss", 0.5)
+    run.log("loss", 0.25)
+    run.complete()
+    monkeypatch.setenv("MLFLOW_ALLOW_FILE_STORE", "true")
+    client = MlflowClient("file://" + os.path.join(os.environ["ACPT_ESTIMATOR_HOME"], "mlruns"))
+    assert client.get_run(run.id).info.status == "FINISHED"
+    assert [m.value for m in client.get_metric_history(run.id, "loss")] == [0.5, 0.25]
 
 
 def test_with_block_fails_the_run_on_an_exception(experiment):

@@ -10,7 +10,7 @@ import os
 import time
 
 from ...names import new_run_id
-from . import procs
+from . import mlflow_store, procs
 from .store import RunPaths, home, read_json, write_json
 
 
@@ -22,6 +22,8 @@ def start(experiment, run_id: str | None = None, parent_id: str | None = None, d
     paths = RunPaths(store_home or home(), run_id or new_run_id(experiment.name))
     paths.create()
     now = time.time()
+    mlflow_exp = mlflow_store.create_run(paths.home, experiment.name, paths.run_id, start_ms=int(now * 1000),
+                                         artifact_dir=paths.files)
     workspace = experiment.workspace
     write_json(paths.run_json, {
         "runId": paths.run_id, "experimentName": experiment.name, "displayName": display_name,
@@ -31,14 +33,17 @@ def start(experiment, run_id: str | None = None, parent_id: str | None = None, d
                       "subscription_id": getattr(workspace, "subscription_id", None),
                       "resource_group": getattr(workspace, "resource_group", None)},
         "supervisor": {"pid": os.getpid(), "startTicks": procs.start_time(os.getpid())},
-        "runDefinition": {}, "tags": {}, "properties": {}})
+        "runDefinition": {}, "tags": {}, "properties": {}, "mlflow": {"experimentId": mlflow_exp}})
     return LocalRun(paths, experiment=experiment)
 
 
 def finish(paths: RunPaths, status: str, error: dict | None = None) -> None:
-    """End an interactive run (v1: complete(), fail(), cancel())."""
+    """End an interactive run (v1: complete(), fail(), cancel()); its records go to its MLflow run, as a job's do."""
+    from .job import _export_mlflow
+
     record = read_json(paths.run_json)
     record.update(status=status, endTime=time.time())
     if error is not None:
         record["error"] = error
+    _export_mlflow(paths, record, record["mlflow"]["experimentId"], status, record["endTime"])
     write_json(paths.run_json, record)
