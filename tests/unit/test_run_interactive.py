@@ -80,6 +80,8 @@ def test_children_parent_and_lookup_by_id(experiment):
     parent.complete()
     assert [r.id for r in Run.list(experiment)] == [parent.id]  # children only with include_children
     assert len(list(experiment.get_runs(include_children=True))) == 5
+    with pytest.raises(UserErrorException, match="run_id='../evil' is not a valid run name"):
+        parent.child_run(run_id="../evil")
     with pytest.raises(UserErrorException, match="tag_values"):
         parent.create_children(count=3, tag_key="fold", tag_values=["a"])
 

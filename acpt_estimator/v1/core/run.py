@@ -7,6 +7,7 @@ import logging
 import os
 
 from acpt_estimator.exceptions import RunEnvironmentException, UserErrorException
+from acpt_estimator.names import check
 from acpt_estimator.tracking import V1Logging
 from acpt_estimator.v1._refusal import refused
 from acpt_estimator.v1.core._offline_run import _OfflineRun  # noqa: F401 - v1 defines it in this module
@@ -268,8 +269,11 @@ class Run(V1Logging, metaclass=_Reopens):
         return paths
 
     def child_run(self, name=None, run_id=None, outputs=None):
-        """A new run whose parent is this one (an interactive run: log to it, then ``complete()``)."""
-        return self._new_child(run_id or f"{self.id}_{name or 'child'}_{os.urandom(4).hex()}", name)
+        """A new run whose parent is this one (an interactive run: log to it, then ``complete()``); ``name`` is its
+        display name."""
+        if run_id is None:
+            run_id = f"{self.id[:240]}_{os.urandom(4).hex()}"
+        return self._new_child(check("run", run_id, parameter="run_id"), name)
 
     def create_children(self, count=None, tag_key=None, tag_values=None) -> list:
         """``count`` children, or one per value of ``tag_values`` (tagged ``tag_key``)."""
