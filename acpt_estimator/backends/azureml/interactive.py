@@ -57,6 +57,8 @@ class CloudInteractiveRun(CloudRun):
     """An MLflow run of the workspace that this process logs to. Files, metrics and the driver's ``log*`` calls
     work as on a job's run (CloudRun); state, tags and children come from MLflow's REST API (no job behind it)."""
 
+    _interactive = True
+
     def __init__(self, experiment, run_id: str):
         super().__init__(experiment, run_id)
 
@@ -119,14 +121,6 @@ class CloudInteractiveRun(CloudRun):
     def cancel(self) -> None:
         if self.get_status() not in TERMINAL_STATUSES:
             self._set_status("KILLED")
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, exc_type, exc, tb):
-        if self.get_status() not in TERMINAL_STATUSES:
-            self.fail(repr(exc)) if exc is not None else self.complete()
-        return False
 
     def get_portal_url(self) -> str:
         ws = self._workspace

@@ -326,15 +326,6 @@ class LocalRun(RecordingRun, ScriptRun):
             interactive.finish(self._paths, "Failed", {"code": error_code or "UserError",
                                                        "message": "" if error_details is None else str(error_details)})
 
-    def __enter__(self):
-        return self
-
-    def __exit__(self, exc_type, exc, tb):
-        """``with exp.start_logging() as run:`` ends the run: Completed, or Failed with the exception."""
-        if self._interactive and self.get_status() not in TERMINAL_STATUSES:
-            self.fail(repr(exc)) if exc is not None else self.complete()
-        return False
-
     @property
     def description(self):
         return self._record().get("description")

@@ -171,6 +171,17 @@ class Run(V1Logging, metaclass=_Reopens):
     def fail(self, error_details=None, error_code=None, _set_status=True) -> None:
         self._status_is_the_backends("fail")
 
+    _interactive = False  # runs of experiment.start_logging() and child_run(): this process sets their status
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, exc_type, exc, tb):
+        """``with exp.start_logging() as run:`` ends an interactive run: Completed, or Failed with the exception."""
+        if self._interactive and self.get_status() not in TERMINAL_STATUSES:
+            self.fail(repr(exc)) if exc is not None else self.complete()
+        return False
+
     def _status_is_the_backends(self, call: str):
         raise UserErrorException(
             f"run.{call}() on {type(self).__name__} {self.id}: the status of a submitted run is set by the job "
