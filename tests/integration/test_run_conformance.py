@@ -45,6 +45,10 @@ run.log_row(f"rows_{r}", epoch=2, acc=0.75)
 run.log_table(f"table_{r}", {"x": [1, 2], "y": ["a", "b"]})
 run.log_confusion_matrix(f"cm_{r}", {"schema_type": "confusion_matrix", "data": {"matrix": [[1, 0], [0, 1]]}})
 run.log("shared", rank)
+run.tag(f"stage_{r}", "trained")
+with open(f"notes_{r}.txt", "w") as handle:
+    handle.write(f"rank {rank}\n")
+run.upload_file(f"outputs/notes_{r}.txt", f"notes_{r}.txt")
 if rank == 0:
     with open("picture.png", "wb") as handle:
         handle.write(b"\x89PNG fake")
@@ -53,9 +57,12 @@ print("rank", rank, "done")
 '''
 
 
+PARAMS = {"--epochs": 2, "--name": "two words"}
+
+
 def _local(tmp_path, monkeypatch, source):
     monkeypatch.setenv("ACPT_ESTIMATOR_HOME", str(tmp_path / "store"))
-    est = PyTorch(source, entry_script="train.py", compute_target="local", node_count=1,
+    est = PyTorch(source, entry_script="train.py", compute_target="local", node_count=1, script_params=PARAMS,
                   process_count_per_node=2, distributed_training=Gloo())
     run = Experiment(Workspace._local(), "conformance").submit(est)
     run.wait_for_completion()
@@ -64,7 +71,7 @@ def _local(tmp_path, monkeypatch, source):
 
 def _cloud(fake_aml, cloud_workspace, source):
     fake_aml.script_next_job(JobScript(metrics={}, files={}))
-    est = PyTorch(source, entry_script="train.py", compute_target="gpu-cluster", node_count=1,
+    est = PyTorch(source, entry_script="train.py", compute_target="gpu-cluster", node_count=1, script_params=PARAMS,
                   process_count_per_node=2, distributed_training=Gloo())
     run = Experiment(cloud_workspace, "conformance").submit(est)
     state = fake_aml.state
@@ -102,7 +109,8 @@ def _expected(rank: int) -> dict:
         f"cm_{r}": {"schema_type": "confusion_matrix", "data": {"matrix": [[1, 0], [0, 1]]}}}
 
 
-def test_every_v1_kind_reads_back_in_v1_shapes(backend_run):
+def test_every_v1_kind_details_and_files_read_back_alike(backend_run, tmp_path):
+    """One run per backend (a job costs seconds): metrics and tags, then details, then files."""
     metrics = backend_run.get_metrics()
     picture = metrics.pop("picture")
     shared = metrics.pop("shared")
@@ -114,4 +122,24 @@ def test_every_v1_kind_reads_back_in_v1_shapes(backend_run):
     assert match and match.group(1) in backend_run.get_file_names()
     assert backend_run.get_metrics("list_r1") == {"list_r1": [0.1, 0.2]}
     assert backend_run.get_metrics("single_r0") == {"single_r0": [7]}
-    assert not any(key.startswith("acpt.v1") for key in backend_run.get_tags())  # records are not user tags
+    tags = backend_run.get_tags()
+    assert {k: v for k, v in tags.items() if k.startswith("stage_")} == {"stage_r0": "trained", "stage_r1": "trained"}
+    assert not any(key.startswith("acpt.v1") for key in tags)  # records are not user tags
+    _details_have_v1_keys_and_the_script_arguments(backend_run)
+    _files_uploaded_by_each_rank_come_back(backend_run, tmp_path)
+
+
+def _details_have_v1_keys_and_the_script_arguments(backend_run):
+    details = backend_run.get_details()
+    assert details["status"] == "Completed" and details["runId"] == backend_run.id
+    assert {"startTimeUtc", "endTimeUtc", "properties", "inputDatasets", "outputDatasets", "logFiles"} <= set(details)
+    definition = details["runDefinition"]
+    assert (definition["script"], definition["arguments"]) == ("train.py", ["--epochs", "2", "--name", "two words"])
+    assert definition["nodeCount"] == 1
+
+
+def _files_uploaded_by_each_rank_come_back(backend_run, tmp_path):
+    names = backend_run.get_file_names()
+    assert {"outputs/notes_r0.txt", "outputs/notes_r1.txt"} <= set(names)
+    backend_run.download_file("outputs/notes_r1.txt", str(tmp_path / "notes.txt"))
+    assert (tmp_path / "notes.txt").read_text() == "rank 1\n"
