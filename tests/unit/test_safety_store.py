@@ -149,3 +149,13 @@ def test_upload_file_writes_only_into_the_runs_files(ws, tmp_path):
 def test_run_ids_are_never_joined_as_paths(ws, run_id):
     with pytest.raises(UserErrorException, match="run_id=.* is not a valid run name"):
         run_paths(run_id)
+
+
+def test_dataset_and_datapath_paths_cannot_climb_out_of_the_datastore(ws):
+    from acpt_estimator.v1.data.datapath import DataPath
+
+    ds = ws.get_default_datastore()
+    with pytest.raises(UserErrorException, match=r"path=\.\.\.\)='\.\./\.\./etc/\*\*' climbs out"):
+        Dataset.File.from_files(path=(ds, "../../etc/**"))
+    with pytest.raises(UserErrorException, match=r"path_on_datastore='\.\./x' climbs out"):
+        DataPath(ds, "../x")

@@ -5,7 +5,13 @@ from __future__ import annotations
 import attrs
 
 from acpt_estimator.v1.core.datastore import Datastore
+from acpt_estimator.paths import relative_parts
 from acpt_estimator.v1.data.data_reference import DataReference
+
+
+def _inside(path) -> None:
+    if path is not None:
+        relative_parts(path, parameter="path_on_datastore", fix="Pass a path inside the datastore, e.g. 'mnist'.")
 
 
 @attrs.define(eq=False)
@@ -13,7 +19,7 @@ class DataPath:
     """v1 ``azureml.data.datapath.DataPath``: a datastore path without a mode (mounted when consumed)."""
 
     datastore: Datastore | None = None
-    path_on_datastore: str | None = None
+    path_on_datastore: str | None = attrs.field(default=None, validator=lambda _, __, value: _inside(value))
     name: str | None = None
 
     @property

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from acpt_estimator.exceptions import UserErrorException
+from acpt_estimator.paths import relative_parts
 from acpt_estimator.v1._refusal import refused
 from acpt_estimator.v1.data.dataset_type_definitions import CODECS, FileEncoding, PromoteHeadersBehavior
 from acpt_estimator.v1.data.file_dataset import FileDataset
@@ -72,6 +73,10 @@ def _paths(member: str, path) -> tuple:
                 "DataPath objects or http(s) URLs, e.g. path=(ws.get_default_datastore(), 'iris/*.csv').")
     if not result:
         raise UserErrorException(f"{member}(path=[]): pass at least one (datastore, 'path') tuple.")
+    for datastore, text in result:
+        if datastore is not None:  # both backends: a folder of the local store, a blob path in the cloud
+            relative_parts(text, parameter=f"{member}(path=...)",
+                           fix="Pass a path inside the datastore, e.g. path=(ds, 'iris/*.csv').")
     return tuple(result)
 
 
