@@ -169,8 +169,9 @@ class MlflowRun(_records_module().V1Logging):
         histories = {}
         for key in run.data.metrics:
             if name is None or key == name:
-                # the store behind MlflowClient: its get_metric_history pages, the client's does not
-                histories[key] = self._records.metric_history(self._client._tracking_client.store, self._run_id, key)
+                # MlflowClient follows the service's pages (max_results/next_page_token) itself.
+                histories[key] = [(m.value, m.step, m.timestamp) for m in self._client.get_metric_history(
+                    self._run_id, key)]
         records = self._records.from_mlflow(histories, run.data.tags)
         return self._records.metrics(records, name, run_id=self.id)
 
