@@ -159,3 +159,13 @@ def test_dataset_and_datapath_paths_cannot_climb_out_of_the_datastore(ws):
         Dataset.File.from_files(path=(ds, "../../etc/**"))
     with pytest.raises(UserErrorException, match=r"path_on_datastore='\.\./x' climbs out"):
         DataPath(ds, "../x")
+
+
+@pytest.mark.parametrize("name", ["../../etc", "m\n"])
+def test_model_lookups_never_join_a_bad_name(ws, name):
+    from acpt_estimator.v1.core.model import Model
+
+    with pytest.raises(UserErrorException, match="model_name=.* is not a valid model name"):
+        Model.get_model_path(name)
+    with pytest.raises(UserErrorException, match="is not a valid model name"):
+        Model(ws, name)

@@ -114,6 +114,7 @@ class Model:
         a download into that cache."""
         from acpt_estimator.job_runtime.acpt_models import CACHE, find_model_path
 
+        check("model", model_name, parameter="model_name")  # joined under $AZUREML_MODEL_DIR and the cache
         path = find_model_path(model_name, version)
         if path is not None:
             return path
