@@ -77,3 +77,9 @@ def check_environment_variables(variables) -> None:
             raise UserErrorException(
                 f"environment_variables[{name!r}] contains a NUL byte, which an environment value cannot carry. "
                 "Remove it.")
+        size = len(f"{name}={value}".encode("utf-8", "surrogateescape"))
+        if size > MAX_ARGUMENT_BYTES:
+            raise UserErrorException(
+                f"environment_variables[{name!r}] is {size} bytes with its name; one variable may hold at most "
+                f"{MAX_ARGUMENT_BYTES} (Linux MAX_ARG_STRLEN), so the job could not start. Write the value to a file "
+                "in source_directory and pass its path instead.")

@@ -70,3 +70,8 @@ def test_source_directory_missing_or_a_file_is_named_with_the_fix(tmp_path):
     with pytest.raises(UserErrorException, match="does not exist"):
         ScriptRunConfig(str(tmp_path / "nope"), script="train.py")
     assert not os.path.exists(tmp_path / "nope")
+
+
+def test_an_environment_variable_over_the_kernel_limit_is_refused():
+    with pytest.raises(UserErrorException, match=r"environment_variables\['BIG'\] is 140004 bytes with its name"):
+        _est(environment_variables={"BIG": "x" * 140000})
