@@ -67,7 +67,7 @@ class RunHistoryMixin:
         return 200, {"Content-Type": "text/plain"}, "".join(line + "\n" for line in lines)
 
     def _artifact_paths(self, job) -> list:
-        return sorted(list(job.script.files) + list(job.logs))
+        return sorted(list(job.script.files) + list(job.logs) + self.uploaded_paths(job.name))
 
     # Artifact API (the published ArtifactAPI swagger, quoted in issue 14; azureml-core's v1 artifacts client used
     # it): GET .../artifacts/{origin}/{container} lists one page and a continuationToken;
@@ -76,11 +76,9 @@ class RunHistoryMixin:
 
     def list_artifacts(self, name, query, **_):
         job = self.jobs.get(name)
-        if job is None and name in getattr(self, "mlflow_runs", {}):
-            return 200, {}, {"value": [], "continuationToken": None}  # an MLflow-made run: no files uploaded
-        if job is None:
+        if job is None and name not in getattr(self, "mlflow_runs", {}):
             return _not_found("Run", name)
-        paths = self._artifact_paths(job)
+        paths = self._artifact_paths(job) if job is not None else sorted(self.uploaded_paths(name))
         start = int(query.get("continuationToken") or 0)
         end = start + self.ARTIFACT_PAGE
         return 200, {}, {"value": [{"origin": "ExperimentRun", "container": f"dcid.{name}", "path": p}
@@ -90,12 +88,14 @@ class RunHistoryMixin:
     def artifact_info(self, name, query, **_):
         job = self.jobs.get(name)
         file = query.get("path")
-        if job is None or file not in self._artifact_paths(job):
+        if (name, file) not in self.uploads and (job is None or file not in self._artifact_paths(job)):
             return _not_found("Artifact", file)
         return 200, {}, {"origin": "ExperimentRun", "container": f"dcid.{name}", "path": file,
                          "contentUri": f"{self.base_url}/artifactcontent/{name}/{urllib.parse.quote(file)}?sig=fake"}
 
     def artifact_content(self, name, file, **_):
+        if (name, file) in self.uploads:
+            return 200, {}, self.uploaded_bytes(name, file)
         job = self.jobs[name]
         if file in job.logs:
             return 200, {}, "".join(line + "\n" for line in job.logs[file]).encode()

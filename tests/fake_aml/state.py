@@ -15,6 +15,7 @@ from .core_assets import CoreAssetsMixin, runtime_properties
 from .history import TERMINAL, RunHistoryMixin, _arm_error, _not_found
 from .keyvault import FakeVault
 from .mlflow_api import MlflowMixin
+from .run_uploads import RunUploadsMixin
 
 _WS = (r"/subscriptions/(?P<sub>[^/]+)/resourceGroups/(?P<rg>[^/]+)/providers/Microsoft\.MachineLearningServices"
        r"/workspaces/(?P<ws>[^/]+)")
@@ -76,7 +77,7 @@ class FakeJob:
         return lines[: len(lines) // 2] if status == "Running" else []
 
 
-class FakeState(RunHistoryMixin, MlflowMixin, CoreAssetsMixin):
+class FakeState(RunHistoryMixin, MlflowMixin, CoreAssetsMixin, RunUploadsMixin):
     """All resources of one fake workspace; ``dispatch`` answers one request."""
 
     def __init__(self, subscription_id: str, resource_group: str, workspace_name: str):
@@ -134,6 +135,8 @@ class FakeState(RunHistoryMixin, MlflowMixin, CoreAssetsMixin):
             ("POST", _WS + r"/jobs/(?P<name>[^/]+)/cancel", self.cancel_job),
             ("GET", _HISTORY + r"(?:/experiments/[^/]+)?/runs/(?P<name>[^/]+)/details", self.run_details),
             ("GET", _HISTORY + r"/runs/(?P<name>[^/]+)/children", self.run_children),
+            ("POST", _HISTORY + r"/experiments/[^/]+/runs/(?P<name>[^/]+)/artifacts/batch/metadata",
+             self.batch_create_artifacts),
             ("GET", _HISTORY + r"(?:/experiments/[^/]+)?/runs/(?P<name>[^/]+)", self.run_get),
             ("PATCH", _HISTORY + r"/experiments/[^/]+/runs/(?P<name>[^/]+)", self.patch_run),
             ("GET", r"/logs/(?P<name>[^/]+)/(?P<file>.+)", self.log_content),

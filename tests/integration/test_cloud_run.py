@@ -192,8 +192,23 @@ def test_run_surface_on_a_cloud_run(submit, fake_aml, cloud_workspace, tmp_path)
     run.remove_tags("drop")
     assert run.get_tags() == {"keep": "1"}
     assert fake_aml.calls("POST", r"/mlflow/v2\.0/.*/runs/delete-tag$")
-    with pytest.raises(V1NotSupportedException, match="upload_file.*Use instead:"):
-        run.upload_file("outputs/x.txt", str(tmp_path))
+    note = tmp_path / "note.txt"
+    note.write_text("from the driver\n")
+    run.upload_file("outputs/note.txt", str(note))
+    (tmp_path / "folder" / "sub").mkdir(parents=True)
+    (tmp_path / "folder" / "sub" / "a.txt").write_text("a")
+    run.upload_folder("extra", str(tmp_path / "folder"))
+    run.log_image("picture", path=str(note))
+    names = run.get_file_names()
+    assert {"outputs/note.txt", "extra/sub/a.txt"} <= set(names)
+    assert run.get_metrics("picture")["picture"].split("/")[-1] in names
+    run.download_file("outputs/note.txt", str(tmp_path / "back.txt"))
+    assert (tmp_path / "back.txt").read_text() == "from the driver\n"
+    assert fake_aml.calls("POST", r"/experiments/runs/runs/[^/]+/artifacts/batch/metadata$")
+    with pytest.raises(UserErrorException, match="already exists.*cannot be replaced"):
+        run.upload_file("outputs/note.txt", str(note))  # v1 refused to replace a run's file too
+    with pytest.raises(V1NotSupportedException, match="Run.get_secret"):
+        run.get_secret("token")
     with pytest.raises(UserErrorException, match="set by the job itself"):
         run.complete()
     run.wait_for_completion()
@@ -209,8 +224,9 @@ def test_details_have_v1_run_definition_with_script_and_arguments(fake_aml, clou
     assert definition["arguments"] == ["--epochs", "3", "--note", "two words", "--flag"]
 
 
-def test_start_logging_in_the_cloud_is_an_mlflow_run_of_the_workspace(fake_aml, cloud_workspace):
+def test_start_logging_in_the_cloud_is_an_mlflow_run_of_the_workspace(fake_aml, cloud_workspace, tmp_path):
     experiment = Experiment(cloud_workspace, "notebook")
+    (tmp_path / "eda.txt").write_text("findings")
     with experiment.start_logging(display_name="eda") as run:
         run.log("loss", 0.5)
         run.log("loss", 0.25)
@@ -218,6 +234,7 @@ def test_start_logging_in_the_cloud_is_an_mlflow_run_of_the_workspace(fake_aml, 
         run.log_table("t", {"a": [1, 2]})
         run.tag("stage", "eda")
         run.add_properties({"source": "notebook"})
+        run.upload_file("outputs/eda.txt", str(tmp_path / "eda.txt"))
         child = run.child_run(name="fold0")
         child.log("acc", 0.9)
         child.complete()
@@ -226,6 +243,7 @@ def test_start_logging_in_the_cloud_is_an_mlflow_run_of_the_workspace(fake_aml, 
     assert run.get_status() == "Completed" and run.display_name == "eda"
     assert run.get_metrics() == {"loss": [0.5, 0.25], "note": "strings are kept", "t": {"a": [1, 2]}}
     assert run.get_tags() == {"stage": "eda"} and run.properties == {"source": "notebook"}
+    assert run.get_file_names() == ["outputs/eda.txt"]
     assert [c.id for c in run.get_children()] == [child.id] and child.parent.id == run.id
     assert Run.get(cloud_workspace, child.id).get_metrics() == {"acc": 0.9}
     with pytest.raises(ZeroDivisionError):

@@ -247,12 +247,26 @@ class CloudRun(ScriptRun):
         """The job's v2 environment (``azureml:<name>@latest``, ``azureml:<name>:<version>`` or an Environment)."""
         return getattr(self._job or self._refresh(), "environment", None)
 
-    _NO_UPLOAD = ("acpt-estimator uploads files to a cloud run only from inside its job.",
-                  "run.upload_file(...) in the training script (the job's own run), or "
-                  "mlflow.log_artifact(path, run_id=run.id) with azureml-mlflow installed")
-    upload_file = refused("Run.upload_file (on a cloud run, from the driver)", *_NO_UPLOAD)
-    upload_folder = refused("Run.upload_folder (on a cloud run, from the driver)", *_NO_UPLOAD)
-    _store_image = refused("Run.log_image (on a cloud run, from the driver)", *_NO_UPLOAD)
+    # ---- files the driver adds (run history's artifacts, as azureml-mlflow uploads them) -------------
+    def upload_file(self, name, path_or_stream, datastore_name=None):
+        from .run_uploads import upload
+
+        upload(self._workspace, self._experiment.name, self._id, name, path_or_stream)
+
+    def upload_folder(self, name, path, datastore_name=None):
+        from .run_uploads import upload_folder
+
+        upload_folder(self._workspace, self._experiment.name, self._id, name, path)
+
+    def _store_image(self, artifact, path=None, plot=None):
+        if path is not None:
+            return self.upload_file(artifact, path)
+        import io
+
+        buffer = io.BytesIO()
+        plot.savefig(buffer, format=artifact.rsplit(".", 1)[-1])
+        buffer.seek(0)
+        self.upload_file(artifact, buffer)
     _new_child = refused("Run.child_run (on a cloud run)", "v2 has no child runs created from the driver.",
                          "mlflow.start_run(nested=True) with azureml-mlflow installed, or a pipeline job")
 
