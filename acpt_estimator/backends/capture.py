@@ -87,6 +87,9 @@ class CapturedRun(Run):
         self._spec = spec
         self.yaml_path = yaml_path
         self._id = f"{experiment.name}_{int(datetime.datetime.now().timestamp())}_{uuid.uuid4().hex[:8]}"
+        # Tags and properties set by the driver are kept in memory: nothing runs, but later driver lines still read them.
+        self._tags: dict = {}
+        self._properties: dict = {"acpt_estimator.captured_to": yaml_path}
 
     @property
     def id(self):
@@ -97,7 +100,7 @@ class CapturedRun(Run):
 
     def get_details(self):
         return {"runId": self._id, "target": self._spec.compute.target, "status": "NotStarted",
-                "properties": {"acpt_estimator.captured_to": self.yaml_path}, "logFiles": {}}
+                "properties": dict(self._properties), "tags": dict(self._tags), "logFiles": {}}
 
     def wait_for_completion(self, show_output=False, wait_post_processing=False, raise_on_error=True):
         if show_output:
@@ -125,6 +128,36 @@ class CapturedRun(Run):
 
     def cancel(self):
         return None
+
+    def get_children(self, recursive=False, tags=None, properties=None, type=None, status=None,
+                     _rehydrate_runs=True):
+        return iter(())
+
+    def get_tags(self) -> dict:
+        return dict(self._tags)
+
+    def set_tags(self, tags) -> None:
+        self._tags.update({k: str(v) if v is not None else "" for k, v in dict(tags).items()})
+
+    def remove_tags(self, tags) -> None:
+        for key in tags:
+            self._tags.pop(key, None)
+
+    @property
+    def properties(self) -> dict:
+        return dict(self._properties)
+
+    def add_properties(self, properties) -> None:
+        self._properties.update({k: str(v) for k, v in dict(properties).items()})
+
+    def upload_file(self, name, path_or_stream, datastore_name=None):
+        print(f"(captured run: {name} would be uploaded; not run)")
+
+    def upload_folder(self, name, path, datastore_name=None):
+        print(f"(captured run: folder {name} would be uploaded; not run)")
+
+    def get_environment(self):
+        return self._spec.environment
 
     def get_portal_url(self):
         return "file://" + self.yaml_path
