@@ -63,13 +63,12 @@ def upload(workspace, datastore_name: str, src_dir: str, target_path: str | None
     Every blob is stored with its Content-MD5 (block uploads over 64 MiB get none from the service), so a rerun
     recognises it.
     """
-    from azure.core.exceptions import HttpResponseError, ServiceRequestError
     from azure.storage.blob import ContentSettings
 
     container, account_url = _container(workspace, datastore_name)
     prefix = (target_path or "").strip("/")
     prefix = prefix + "/" if prefix else ""
-    try:
+    with _reachable(datastore_name, account_url, writing=True):
         existing = {b.name: b for b in container.list_blobs(name_starts_with=prefix)}
         todo, conflicts = [], []
         for rel in files:
@@ -91,19 +90,6 @@ def upload(workspace, datastore_name: str, src_dir: str, target_path: str | None
                                       content_settings=ContentSettings(content_md5=bytearray(_md5(local))))
             if show_progress:
                 print(f"Uploaded {rel}, {count} files out of an estimated total of {len(todo)}")
-    except ServiceRequestError as err:
-        raise UserErrorException(
-            f"Could not reach the storage account of datastore {datastore_name!r} at {account_url} "
-            f"({first_line(err)}). Check the network/firewall settings of the storage account.") from None
-    except HttpResponseError as err:
-        if err.status_code == 403:
-            raise UserErrorException(
-                f"The storage account of datastore {datastore_name!r} ({account_url}) refused the upload "
-                f"({first_line(err)}). Ask for the 'Storage Blob Data Contributor' role on it, or register the "
-                "datastore with an account key or SAS token.") from None
-        raise UserErrorException(
-            f"Uploading to datastore {datastore_name!r} at {account_url} failed (HTTP {err.status_code}: "
-            f"{first_line(err)}); files already sent are skipped when you rerun the upload.") from None
     return todo
 
 
@@ -222,10 +208,11 @@ def download_blobs(workspace, datastore_name: str, items) -> None:
 
 
 @contextlib.contextmanager
-def _reachable(datastore_name: str, account_url: str):
-    """Storage errors while reading a datastore (dataset files), as messages naming the account and the fix."""
+def _reachable(datastore_name: str, account_url: str, writing: bool = False):
+    """Storage errors while reading or uploading to a datastore, as messages naming the account and the fix."""
     from azure.core.exceptions import HttpResponseError, ServiceRequestError
 
+    action, role = ("upload", "Contributor") if writing else ("read", "Reader")
     try:
         yield
     except ServiceRequestError as err:
@@ -235,11 +222,12 @@ def _reachable(datastore_name: str, account_url: str):
     except HttpResponseError as err:
         if err.status_code == 403:
             raise UserErrorException(
-                f"The storage account of datastore {datastore_name!r} ({account_url}) refused the read "
-                f"({first_line(err)}). Ask for the 'Storage Blob Data Reader' role on it, or register the "
+                f"The storage account of datastore {datastore_name!r} ({account_url}) refused the {action} "
+                f"({first_line(err)}). Ask for the 'Storage Blob Data {role}' role on it, or register the "
                 "datastore with an account key or SAS token.") from None
-        raise UserErrorException(f"Reading datastore {datastore_name!r} at {account_url} failed (HTTP "
-                                 f"{err.status_code}: {first_line(err)}).") from None
+        rerun = "; files already sent are skipped when you rerun the upload" if writing else ""
+        raise UserErrorException(f"{'Uploading to' if writing else 'Reading'} datastore {datastore_name!r} at "
+                                 f"{account_url} failed (HTTP {err.status_code}: {first_line(err)}){rerun}.") from None
 
 
 def last_modified(workspace, datastore_name: str, names: list):
