@@ -16,7 +16,6 @@ import pytest
 from acpt_estimator.exceptions import V1NotSupportedException
 from acpt_estimator.v1._refusal import is_refusal
 
-os.environ.setdefault("ACPT_ESTIMATOR_TARGET", "local")
 SURFACE = json.load(open(os.path.join(os.path.dirname(__file__), os.pardir, "data", "v1-surface.json")))
 NAMES = sorted((mod, name) for mod, entry in SURFACE.items() for name in entry)
 CLASSES = {}
@@ -84,6 +83,12 @@ def _refusals():
 
 
 REFUSALS = _refusals()
+
+
+@pytest.fixture(autouse=True)
+def _local_runs_forced(monkeypatch):
+    """As v1_surface_check.py runs: no Azure is reachable, so lookups stay on this machine."""
+    monkeypatch.setenv("ACPT_ESTIMATOR_TARGET", "local")
 
 
 @pytest.mark.parametrize("mod, name, member", REFUSALS, ids=[f"{n}.{m}" for _, n, m in REFUSALS])
