@@ -7,14 +7,11 @@ import hashlib
 import json
 import logging
 import os
+import re
 import shlex
 from importlib import resources
 
 import attrs
-
-import re
-
-import yaml
 
 from .exceptions import TrainingException
 from .spec import EnvironmentSpec
@@ -292,6 +289,7 @@ def drop_torch(items, where: str) -> tuple:
 
 
 def _has_user_packages(conda_text: str) -> bool:
+    import yaml  # imported where used: the v1 import line stays light
     deps = (yaml.safe_load(conda_text) or {}).get("dependencies") or []
     ignored = {"python", "pip", *RUNTIME_PIP_PACKAGES}
     for dep in deps:
@@ -303,6 +301,7 @@ def _has_user_packages(conda_text: str) -> bool:
 
 def _conda_text_without_torch(text: str, where: str) -> str:
     """Torch packages dropped, and python unpinned: ACPT's env ``ptca`` keeps the image's own python."""
+    import yaml  # imported where used: the v1 import line stays light
     data = yaml.safe_load(text) or {}
     deps = data.get("dependencies") or []
     new = []
@@ -320,6 +319,7 @@ def _conda_text_without_torch(text: str, where: str) -> str:
 
 def with_runtime_packages(conda_text: str) -> str:
     """The conda file with ``RUNTIME_PIP_PACKAGES`` added to its pip section where missing (text kept if present)."""
+    import yaml  # imported where used: the v1 import line stays light
     data = yaml.safe_load(conda_text) or {}
     deps = list(data.get("dependencies") or [])
     pip_section = next((d for d in deps if isinstance(d, dict) and "pip" in d), None)
@@ -338,6 +338,7 @@ def with_runtime_packages(conda_text: str) -> str:
 
 def conda_yaml(conda_packages, pip_items, python_version, channels=("conda-forge",), name="project_environment") -> str:
     """A conda environment file; the same inputs always give the same text (environments are content-hashed)."""
+    import yaml  # imported where used: the v1 import line stays light
     deps = [f"python={python_version}"] if python_version else []
     deps += list(conda_packages)
     deps += ["pip"]

@@ -8,8 +8,6 @@ import logging
 import os
 import re
 
-import yaml
-
 from acpt_estimator.environments import RUNTIME_PIP_PACKAGES
 from acpt_estimator.exceptions import UserErrorException
 
@@ -130,6 +128,7 @@ class CondaDependencies:
         return json.loads(json.dumps(self._conda_dependencies))
 
     def serialize_to_string(self) -> str:
+        import yaml  # imported where used: the v1 import line stays light
         return yaml.safe_dump(self._conda_dependencies, sort_keys=False, default_flow_style=False)
 
     # ---- editing ------------------------------------------------------------------------------------
@@ -338,6 +337,7 @@ def _check_text(param, value, example):
 
 
 def _load_yaml(text: str, source: str) -> dict:
+    import yaml  # imported where used: the v1 import line stays light
     try:
         data = yaml.safe_load(text)
     except yaml.YAMLError as err:
