@@ -180,7 +180,6 @@ def test_transient_errors_while_polling_are_retried(fake_aml, submit):
 
 
 def test_run_surface_on_a_cloud_run(submit, fake_aml, cloud_workspace, tmp_path):
-    from acpt_estimator.exceptions import V1NotSupportedException
     from acpt_estimator.v1.core.script_run import ScriptRun
 
     first = submit()
@@ -207,8 +206,8 @@ def test_run_surface_on_a_cloud_run(submit, fake_aml, cloud_workspace, tmp_path)
     assert fake_aml.calls("POST", r"/experiments/runs/runs/[^/]+/artifacts/batch/metadata$")
     with pytest.raises(UserErrorException, match="already exists.*cannot be replaced"):
         run.upload_file("outputs/note.txt", str(note))  # v1 refused to replace a run's file too
-    with pytest.raises(V1NotSupportedException, match="Run.get_secret"):
-        run.get_secret("token")
+    run.experiment.workspace.get_default_keyvault().set_secret("token", "t0k")  # the workspace's Key Vault
+    assert run.get_secret("token") == "t0k" and run.get_secrets(["token"]) == {"token": "t0k"}
     with pytest.raises(UserErrorException, match="set by the job itself"):
         run.complete()
     run.wait_for_completion()

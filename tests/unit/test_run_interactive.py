@@ -117,8 +117,10 @@ def test_a_submitted_runs_status_is_not_set_by_complete(experiment):
         run.start()
     with pytest.raises(UserErrorException, match="No run 'nope'"):
         Run.get(experiment.workspace, "nope")
-    with pytest.raises(V1NotSupportedException, match="Run.get_secret"):
+    with pytest.raises(UserErrorException, match="Secret 'token' is not in the workspace key vault"):
         run.get_secret("token")
+    experiment.workspace.get_default_keyvault().set_secret("token", "t0k")
+    assert run.get_secret("token") == "t0k" and run.get_secrets(["token"]) == {"token": "t0k"}
 
 
 def test_logs_come_back_with_the_details(experiment, tmp_path):

@@ -5,6 +5,10 @@ from __future__ import annotations
 import uuid
 
 from acpt_estimator.exceptions import UserErrorException
+from acpt_estimator.v1._refusal import refused
+
+_NO_WORKSPACE = ("an offline run (Run.get_context() outside a job) belongs to no workspace, so there is no Key Vault "
+                 "to read.", "Workspace.from_config().get_default_keyvault().get_secret(name)")
 
 
 class _OfflineRun:
@@ -13,6 +17,10 @@ class _OfflineRun:
     def __init__(self):
         self.id = f"OfflineRun_{uuid.uuid4()}"
         self.name = self.id
+
+    # A secret has no offline stand-in: returning anything would hand the script a wrong value.
+    get_secret = refused("Run.get_secret", *_NO_WORKSPACE)
+    get_secrets = refused("Run.get_secrets", *_NO_WORKSPACE)
 
     def log(self, name, value, description=""):
         print(f"Attempted to log scalar metric {name}:\n{value}")

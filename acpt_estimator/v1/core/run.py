@@ -9,7 +9,7 @@ import os
 from acpt_estimator.exceptions import RunEnvironmentException, UserErrorException
 from acpt_estimator.names import check
 from acpt_estimator.tracking import V1Logging
-from acpt_estimator.v1._refusal import refused
+from acpt_estimator.v1._refusal import refuse, refused
 from acpt_estimator.v1.core._offline_run import _OfflineRun  # noqa: F401 - v1 defines it in this module
 
 TERMINAL_STATUSES = ("Completed", "Failed", "Canceled")
@@ -313,10 +313,21 @@ class Run(V1Logging, metaclass=_Reopens):
         "subclass nothing: Run.get(workspace, run_id) returns the right kind of run")
     clean = refused("Run.clean", "v2 keeps no per-target run folders to clean.",
                     "delete the local store folder ($ACPT_ESTIMATOR_HOME/runs/<id>) or archive the job in the studio")
-    get_secret = refused("Run.get_secret", "v2 jobs do not proxy the workspace Key Vault.",
-                         "azure.keyvault.secrets.SecretClient(vault_url, DefaultAzureCredential()).get_secret(name)")
-    get_secrets = refused("Run.get_secrets", "v2 jobs do not proxy the workspace Key Vault.",
-                          "azure.keyvault.secrets.SecretClient(vault_url, credential).get_secret(name) for each name")
+    def get_secret(self, name):
+        """v1: a secret of the workspace's Key Vault (the local store's secrets locally), as training scripts read it."""
+        return self._keyvault("Run.get_secret").get_secret(name)
+
+    def get_secrets(self, secrets):
+        """v1: ``{name: value}`` for the given secret names of the workspace's Key Vault."""
+        return self._keyvault("Run.get_secrets").get_secrets(secrets)
+
+    def _keyvault(self, member):
+        workspace = getattr(self.experiment, "workspace", None)
+        if workspace is None:
+            refuse(member, "this run belongs to no workspace whose Key Vault could be read.",
+                   "Workspace.from_config().get_default_keyvault().get_secret(name)")
+        return workspace.get_default_keyvault()
+
     get_snapshot_id = refused("Run.get_snapshot_id", *_NO_SNAPSHOTS)
     restore_snapshot = refused("Run.restore_snapshot", *_NO_SNAPSHOTS)
     take_snapshot = refused("Run.take_snapshot", *_NO_SNAPSHOTS)
