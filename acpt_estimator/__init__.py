@@ -1,6 +1,6 @@
 """acpt-estimator: Azure ML v1 PyTorch estimator code, run unchanged on Azure ML v2 (ACPT) or locally."""
 
-import importlib
+from ._lazy import lazy_names
 
 __version__ = "0.1.0"
 # azureml.core.VERSION: what v1 drivers print as the SDK version.
@@ -23,17 +23,7 @@ _LAZY = {
 }
 
 
-def __getattr__(name):
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'acpt_estimator' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f".{module}", __name__), name)
-    globals()[name] = value  # later lookups skip __getattr__
-    return value
-
-
-def __dir__():
-    return sorted(set(globals()) | set(_LAZY))
+__getattr__, __dir__ = lazy_names(__name__, _LAZY)
 
 
 def to_v2_job(config, **kwargs):

@@ -3,10 +3,12 @@
 Training scripts import ``azureml.core.run`` in every rank and need only ``Run``.
 """
 
-import importlib
+from acpt_estimator._lazy import lazy_names
 
 _LAZY = {
-    "ComputeTarget": "compute", "ContainerRegistry": "container_registry", "Datastore": "datastore", "Dataset": "dataset", "Environment": "environment",
+    "VERSION": "acpt_estimator",
+    "ComputeTarget": "compute", "ContainerRegistry": "container_registry", "Datastore": "datastore",
+    "Dataset": "dataset", "Environment": "environment",
     "Experiment": "experiment", "Model": "model", "Run": "run", "RunConfiguration": "runconfig",
     "ScriptRunConfig": "script_run_config", "Workspace": "workspace", "ScriptRun": "script_run", "get_run": "run",
     "Image": "image", "Keyvault": "keyvault", "LinkedService": "linked_service",
@@ -17,21 +19,5 @@ _LAZY = {
 }
 
 
-def __getattr__(name):
-    if name == "VERSION":
-        from acpt_estimator import VERSION
-
-        return VERSION
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'azureml.core' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__():
-    return sorted(set(globals()) | set(_LAZY) | {"VERSION"})
-
-
-__all__ = sorted(list(_LAZY) + ["VERSION"])
+__getattr__, __dir__ = lazy_names(__name__, _LAZY, shown_as="azureml.core")
+__all__ = sorted(_LAZY)

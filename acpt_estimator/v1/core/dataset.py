@@ -94,11 +94,11 @@ class Dataset:
         return _legacy("from_binary_files", FileDatasetFactory.from_files, path)
 
     auto_read_files = refused("Dataset.auto_read_files", "format sniffing was a dataprep feature.",
-                                           "Dataset.Tabular.from_delimited_files / from_parquet_files")
+                              "Dataset.Tabular.from_delimited_files / from_parquet_files")
     from_excel_files = refused("Dataset.from_excel_files", "v2 data assets read no Excel files.",
-                                            "pandas.read_excel on the downloaded file (FileDataset.download)")
+                               "pandas.read_excel on the downloaded file (FileDataset.download)")
     from_sql_query = refused("Dataset.from_sql_query", "SQL datastores are not v2 data assets.",
-                                          "query the database in the job")
+                             "query the database in the job")
     from_pandas_dataframe = refused(
         "Dataset.from_pandas_dataframe", "it wrote through dataprep.",
         "df.to_parquet(...), ds.upload(...), then Dataset.Tabular.from_parquet_files(...)")

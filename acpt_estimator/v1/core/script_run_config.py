@@ -108,10 +108,7 @@ class ScriptRunConfig:
         from acpt_estimator.v1.core.experiment import submit_spec
 
         run = submit_spec(self.to_job_spec(experiment_name=experiment.name, tags=tags, **kwargs), experiment)
-        try:
-            run._script_run_config = self
-        except AttributeError:  # a run type with __slots__: nothing to remember it on
-            pass
+        run._script_run_config = self
         return run
 
     # ---- translation --------------------------------------------------------------------------------

@@ -3,7 +3,7 @@
 Importing one submodule (``azureml.data.datapath``, as the estimator does) runs this file: it must not load them all.
 """
 
-import importlib
+from acpt_estimator._lazy import lazy_names
 
 _LAZY = {
     "DataReference": "data_reference", "DataType": "dataset_factory", "DatacacheStore": "datacache",
@@ -13,17 +13,5 @@ _LAZY = {
 }
 
 
-def __getattr__(name):
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'azureml.data' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__():
-    return sorted(set(globals()) | set(_LAZY))
-
-
+__getattr__, __dir__ = lazy_names(__name__, _LAZY, shown_as="azureml.data")
 __all__ = sorted(_LAZY)
