@@ -12,7 +12,7 @@ import time
 
 from ...exceptions import ExperimentExecutionException, UserErrorException
 from ...tracking import from_mlflow, metric_history, record, to_mlflow
-from .client import services
+from .client import first_line, services
 
 PAGE = 1000  # points per history request; the service caps pages and returns next_page_token
 
@@ -37,8 +37,7 @@ def mlflow_errors(run_id: str, action: str):
         yield
     except MlflowException as err:
         raise ExperimentExecutionException(
-            f"Could not {action} of run {run_id!r} in the workspace's MLflow tracking "
-            f"({str(err).splitlines()[0] if str(err) else type(err).__name__}).") from None
+            f"Could not {action} of run {run_id!r} in the workspace's MLflow tracking ({first_line(err)}).") from None
 
 
 def read(workspace, run_id: str, name=None) -> tuple[list, dict]:
@@ -51,9 +50,8 @@ def read(workspace, run_id: str, name=None) -> tuple[list, dict]:
     except MlflowException as err:
         if getattr(err, "error_code", "") == "RESOURCE_DOES_NOT_EXIST":
             return [], {}
-        raise ExperimentExecutionException(
-            f"Could not read the metrics of run {run_id!r} from the workspace's MLflow tracking "
-            f"({str(err).splitlines()[0] if str(err) else type(err).__name__}).") from None
+        with mlflow_errors(run_id, "read the metrics"):
+            raise
     tags = dict(run.data.tags)
     with mlflow_errors(run_id, "read the metric history"):
         histories = {key: metric_history(store, run_id, key, PAGE) for key in run.data.metrics if name is None or key == name}
