@@ -113,6 +113,11 @@ class ArgumentBuilder:
     def _add_dataset(self, cfg: DatasetConsumptionConfig):
         """One v2 input: the folder the dataset's paths share (or its data asset); the job gets the definition."""
         dataset = cfg.dataset
+        if cfg.source_output is not None and "{run-id}" in cfg.source_output.destination[1]:
+            raise UserErrorException(
+                f"as_input: the destination {cfg.source_output.destination[1]!r} depends on the run id, which a later "
+                "job cannot know; give OutputFileDatasetConfig a destination without {run-id}, or pass the output "
+                "to the next step of a Pipeline (steps read the output their producer wrote).")
         mode = "direct" if dataset._kind == "tabular" else cfg.mode
         _warn_path_on_compute(cfg.name, cfg.path_on_compute)
         if dataset._kind == "file" and dataset._has_row_steps() and mode != "direct":

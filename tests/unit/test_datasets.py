@@ -167,8 +167,9 @@ def test_outputs_in_arguments_and_script_params_become_job_outputs(ws):
                   script_params={"--out": OutputFileDatasetConfig(destination=(ds, "o/{run-id}")).as_upload(True)})
     (upload,) = est.to_job_spec(experiment_name="e").outputs
     assert (upload.mode, upload.overwrite, upload.path_on_datastore) == ("upload", True, "o/{run-id}")
+    run_bound = OutputFileDatasetConfig(destination=(ds, "o/{run-id}")).as_input()  # fine in a pipeline step
     with pytest.raises(UserErrorException, match="depends on the run id"):
-        OutputFileDatasetConfig(destination=(ds, "o/{run-id}")).as_input()
+        ScriptRunConfig(".", script="t.py", arguments=["--in", run_bound]).to_job_spec(experiment_name="e")
     later = OutputFileDatasetConfig(name="prep", destination=(ds, "d/files")).as_input("prepared")
     assert later.name == "prepared" and later.mode == "mount" and later.dataset.to_path()[0] == "/a.txt"
     with pytest.raises(UserErrorException, match=r"destination='o'.*\(datastore, 'path'\)"):

@@ -17,6 +17,7 @@ class DatasetConsumptionConfig:
     dataset: "FileDataset"
     mode: str = "direct"
     path_on_compute: str | None = None
+    source_output: object = None  # OutputFileDatasetConfig.as_input(): the output it reads (pipelines link to it)
 
     def __attrs_post_init__(self):
         check_input_name(self.name)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import uuid
 
+import attrs
+
 from acpt_estimator.datastore_paths import check_input_name
 from acpt_estimator.names import check
 from acpt_estimator.exceptions import UserErrorException
@@ -115,12 +117,11 @@ class OutputFileDatasetConfig(OutputDatasetConfig, TransformationMixin):
         from acpt_estimator.v1.data.file_dataset import FileDataset
 
         datastore, path = self.destination
-        if "{run-id}" in path:
-            raise UserErrorException(
-                f"as_input: the destination {path!r} depends on the run id, which a later job cannot know; give "
-                "OutputFileDatasetConfig a destination without {run-id}.")
-        return FileDataset(paths=((datastore, path.replace("{output-name}", self.name).rstrip("/") + "/"),)) \
+        consumed = FileDataset(paths=((datastore, path.replace("{output-name}", self.name).rstrip("/") + "/"),)) \
             .as_named_input(name or self.name).as_mount()
+        # In a pipeline the step that writes this output is found through source_output; a single job given it
+        # is refused when its destination depends on the writer's run id (arguments.py).
+        return attrs.evolve(consumed, source_output=self)
 
 
 class OutputTabularDatasetConfig(OutputDatasetConfig):
