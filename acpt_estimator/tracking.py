@@ -17,8 +17,9 @@ import time
 from .exceptions import UserErrorException
 from .paths import contained
 from .job_runtime._v1_records import (  # noqa: F401 - the engine's door to the one v1 record/shape module
-    EVENT, IMAGE, LIST, OBJECT, PROPERTY, ROW, SCALAR, TABLE, TAG, UNTAG, V1Logging, command_arguments, details, from_mlflow, hyperparameters_json,
-    latest, metric_history, plain, record, sort_records, tags_match, to_mlflow, user_tags)
+    EVENT, IMAGE, LIST, OBJECT, PROPERTY, ROW, SCALAR, TABLE, TAG, UNTAG, V1Logging, command_arguments, details,
+    from_metrics_v2, from_mlflow, hyperparameters_json,
+    latest, plain, record, sort_records, tags_match, to_mlflow, user_tags)
 from .job_runtime._v1_records import metrics as metrics_from_records  # noqa: F401
 
 RUN_DIR_VAR = "ACPT_ESTIMATOR_RUN_DIR"

@@ -4,6 +4,8 @@ A record is ``{"t": microseconds, "w": writer, "s": sequence, "k": kind, "n": na
 store keeps records as JSON lines; MLflow (cloud runs, the in-job Run, local ``mlflow ui``) keeps numbers as metrics
 and every value MLflow has no type for (strings, bools, lists, rows, tables, images, objects, odd names) as run
 tags ``acpt.v1/<writer>/<seq>.<chunk>`` holding the record's JSON, split into chunks of ``CHUNK`` characters.
+On Azure ML, numbers and what the image's azureml-core logs are read from run history's metric v2 API
+(``from_metrics_v2``), where the service keeps MLflow's numbers too.
 Ships with jobs (standard library only) and is imported by acpt_estimator, so there is no second copy.
 """
 
@@ -124,9 +126,9 @@ def metrics(records, name=None, run_id=None) -> dict:
         if kind not in METRIC_KINDS or (name is not None and key != name):
             continue
         order.setdefault(key, None)
-        if kind == IMAGE:
+        if kind == IMAGE:  # a location read from the service is already whole
             scalars.setdefault(key, []).append(f"aml://artifactId/ExperimentRun/dcid.{run_id}/{value}"
-                                               if run_id else value)
+                                               if run_id and not str(value).startswith("aml://") else value)
         elif kind in (SCALAR, OBJECT):
             scalars.setdefault(key, []).append(value)
         elif kind == LIST:
@@ -242,18 +244,6 @@ def to_mlflow(rec: dict):
     return None, {f"{base}.{i // CHUNK}": text[i:i + CHUNK] for i in range(0, len(text), CHUNK)}
 
 
-def metric_history(store, run_id: str, key: str, page: int = 1000) -> list:
-    """[(value, step, timestamp ms)] of one metric from an MLflow store, following every page
-    (``max_results``/``next_page_token``): the service answers long series in pages."""
-    points, token = [], None
-    while True:
-        found = store.get_metric_history(run_id, key, max_results=page, page_token=token)
-        points.extend((m.value, m.step, m.timestamp) for m in found)
-        token = getattr(found, "token", None)
-        if not token:
-            return points
-
-
 def from_mlflow(histories: dict, tags: dict) -> list:
     """Records back from MLflow: ``histories`` is {key: [(value, step, timestamp ms)]}, ``tags`` the run's tags."""
     records = []
@@ -277,4 +267,75 @@ def from_mlflow(histories: dict, tags: dict) -> list:
         writer, _, seq = base[len(RECORD_TAG):].rpartition("/")
         rec.update(w=writer, s=int(seq) if seq.isdigit() else 0)
         records.append(rec)
+    return sort_records(records)
+
+
+# ---- the run-history metric v2 form (what azureml-core's run.log* writes, and MLflow numbers on Azure ML) ---------
+# uxMetricType values and column types as azureml-core 1.61 writes them (azureml/core/_metrics.py).
+V2_SCALAR, V2_LIST, V2_TABLE = "azureml.v1.scalar", "azureml.v1.list", "azureml.v1.table"
+V2_IMAGES = ("azureml.v2.image", "azureml.v1.image")
+
+
+def _v2_cell(kind: str, value):
+    kind = str(kind or "").lower()
+    if value is None or kind in ("string", "artifact", ""):
+        return value
+    if kind in ("double", "float"):
+        return float(value)
+    if kind == "int":
+        return int(value)
+    if kind == "bool":
+        return value if isinstance(value, bool) else str(value).lower() == "true"
+    if kind == "none":
+        return None
+    return value
+
+
+def _v2_time(text) -> int:
+    """Microseconds since the epoch of a service timestamp (``2026-01-01T00:00:00.1234567Z``)."""
+    from datetime import datetime, timezone
+
+    text = str(text or "1970-01-01T00:00:00Z").replace("Z", "+00:00")
+    head, dot, rest = text.partition(".")
+    if dot:  # at most six fraction digits for fromisoformat before Python 3.11
+        digits = "".join(ch for ch in rest if ch.isdigit())
+        text = f"{head}.{digits[:6].ljust(6, '0')}{rest[len(digits):]}"
+    stamp = datetime.fromisoformat(text)
+    stamp = stamp if stamp.tzinfo else stamp.replace(tzinfo=timezone.utc)
+    return int(stamp.timestamp() * 1_000_000)
+
+
+def from_metrics_v2(metrics, tags=None) -> list:
+    """Records from run history's metric v2 API (``MetricV2`` JSON per metric: name, columns,
+    properties.uxMetricType, value[{createdUtc, step, data}]) plus the record tags among ``tags``: scalars per
+    value (typed by column; numbers logged as ints by our writers read back as ints), lists, table rows, images
+    and artifact-backed metrics (v1 returned the first value's ``aml://artifactId/...`` location)."""
+    tags = tags or {}
+    ints = {k[len(INT_TAG):] for k in tags if k.startswith(INT_TAG)}
+    records = from_mlflow({}, tags)
+    for metric in metrics:
+        name, columns = metric.get("name"), metric.get("columns") or {}
+        kind = ((metric.get("properties") or {}).get("uxMetricType") or V2_SCALAR)
+        values = metric.get("value") or []
+        if kind not in (V2_SCALAR, V2_LIST, V2_TABLE) and kind not in V2_IMAGES:
+            values = values[:1]  # artifact-backed (confusion matrix, ...): defined by the first value
+        for seq, value in enumerate(values):
+            data = value.get("data") or {}
+            cells = {col: _v2_cell(columns.get(col), data.get(col)) for col in columns}
+            rec = {"t": _v2_time(value.get("createdUtc")), "w": "", "s": seq, "n": name}
+            if value.get("step") is not None:
+                rec["step"] = value["step"]
+            cell = cells.get(name)
+            if kind == V2_TABLE or (kind == V2_SCALAR and name not in columns):
+                rec.update(k=ROW, v=cells)
+            elif kind == V2_LIST:
+                rec.update(k=LIST, v=[cell])
+            elif kind in V2_IMAGES:
+                rec.update(k=IMAGE, v=cell)
+            elif kind == V2_SCALAR:
+                is_int = name in ints and isinstance(cell, float) and math.isfinite(cell)
+                rec.update(k=SCALAR, v=int(cell) if is_int else cell)
+            else:
+                rec.update(k=OBJECT, v=cell)
+            records.append(rec)
     return sort_records(records)

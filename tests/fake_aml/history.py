@@ -33,6 +33,11 @@ class RunHistoryMixin:
     def run_get(self, name, **_):
         """Run history's Run model (runhistory/models: Run has runNumber; RunDetails does not)."""
         job = self.jobs.get(name)
+        if job is None and name in getattr(self, "mlflow_runs", {}):  # MLflow-made runs are run-history runs too
+            made = self.mlflow_runs[name]
+            return 200, {}, {"runId": name, "runNumber": len(self.jobs) + list(self.mlflow_runs).index(name) + 1,
+                             "parentRunId": made["tags"].get("mlflow.parentRunId"),
+                             "status": made["info"]["status"].title(), "tags": made["tags"]}
         if job is None:
             return _not_found("Run", name)
         return 200, {}, {"runId": name, "runNumber": list(self.jobs).index(name) + 1, "parentRunId": job.parent,

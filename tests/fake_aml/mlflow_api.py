@@ -15,12 +15,12 @@ from __future__ import annotations
 import time
 import uuid
 
-_EPOCH_MS = 1700000000000
+from .metrics_v2 import _EPOCH_MS
 
 
 class MlflowMixin:
-    """Handlers over ``self.jobs``; mixed into FakeState. A job's metrics live in ``job.mlflow``, its tags in the
-    job's own tags."""
+    """Handlers over ``self.jobs``; mixed into FakeState. Metrics live in the run's metric v2 store (metrics_v2.py),
+    tags in the job's own tags."""
 
     history_page_size = 1000
 
@@ -30,9 +30,8 @@ class MlflowMixin:
         job = self.jobs.get(run_id)
         if job is None:
             return None
-        if job.mlflow is None:  # what the job script "logged" (one point per value), seen as MLflow points
-            job.mlflow = {"metrics": {k: [(float(v), i, _EPOCH_MS + i) for i, v in enumerate(values)]
-                                      for k, values in job.script.metrics.items()}}
+        if job.mlflow is None:
+            job.mlflow = {}
         # One run, two APIs: MLflow tags are the run's tags in run history (and on the v2 job).
         job.mlflow["tags"] = job.body.setdefault("properties", {}).setdefault("tags", {})
         return job.mlflow
@@ -64,7 +63,7 @@ class MlflowMixin:
 
     def mlflow_create_run(self, body, **_):
         run_id = str(uuid.uuid4())  # the service names MLflow-made runs itself
-        self.mlflow_runs[run_id] = {"metrics": {}, "tags": {t["key"]: t["value"] for t in body.get("tags") or []},
+        self.mlflow_runs[run_id] = {"tags": {t["key"]: t["value"] for t in body.get("tags") or []},
                                     "info": {"experiment_id": body.get("experiment_id"), "status": "RUNNING",
                                              "start_time": int(body.get("start_time") or _EPOCH_MS)}}
         return self.mlflow_run({"run_id": run_id})
@@ -90,7 +89,7 @@ class MlflowMixin:
             return _no_run()
         info = {"status": "RUNNING", "start_time": _EPOCH_MS, "experiment_id": "1", **data.get("info", {})}
         latest = [{"key": k, "value": p[-1][0], "timestamp": p[-1][2], "step": p[-1][1]}
-                  for k, p in data["metrics"].items() if p]
+                  for k, p in self.scalar_points(run_id).items() if p]
         tags = [{"key": k, "value": v} for k, v in data["tags"].items()]
         return 200, {}, {"run": {"info": {"run_id": run_id, "run_uuid": run_id, "lifecycle_stage": "active",
                                           "user_id": "fake", "artifact_uri": f"{self.base_url}/mlflow-artifacts/{run_id}",
@@ -101,7 +100,7 @@ class MlflowMixin:
         data = self._mlflow_of(query.get("run_id") or query.get("run_uuid"))
         if data is None:
             return _no_run()
-        points = data["metrics"].get(query.get("metric_key"), [])
+        points = self.scalar_points(query.get("run_id") or query.get("run_uuid")).get(query.get("metric_key"), [])
         start = int(query.get("page_token") or 0)
         size = min(int(query.get("max_results") or self.history_page_size), self.history_page_size)
         page = points[start:start + size]
@@ -120,9 +119,9 @@ class MlflowMixin:
         data = self._mlflow_of(body.get("run_id"))
         if data is None:
             return _no_run()
-        for metric in body.get("metrics") or []:
-            data["metrics"].setdefault(metric["key"], []).append(
-                (float(metric["value"]), int(metric.get("step") or 0), int(metric.get("timestamp") or time.time() * 1000)))
+        for metric in body.get("metrics") or []:  # the run's one metric store (metrics_v2.py)
+            self.append_scalar(body.get("run_id"), metric["key"], float(metric["value"]), int(metric.get("step") or 0),
+                               int(metric.get("timestamp") or time.time() * 1000))
         for tag in body.get("tags") or []:
             data["tags"][tag["key"]] = tag["value"]
         return 200, {}, {}

@@ -14,6 +14,7 @@ from .blobs import BlobStore
 from .core_assets import CoreAssetsMixin, runtime_properties
 from .history import TERMINAL, RunHistoryMixin, _arm_error, _not_found
 from .keyvault import FakeVault
+from .metrics_v2 import MetricsV2Mixin
 from .mlflow_api import MlflowMixin
 from .run_uploads import RunUploadsMixin
 
@@ -21,6 +22,7 @@ _WS = (r"/subscriptions/(?P<sub>[^/]+)/resourceGroups/(?P<rg>[^/]+)/providers/Mi
        r"/workspaces/(?P<ws>[^/]+)")
 _HISTORY, _ARTIFACTS = r"/history/v1\.0" + _WS, r"/artifact/v2\.0" + _WS + r"/artifacts"
 _MLFLOW = r"/mlflow/v2\.0" + _WS + r"/api/2\.0/mlflow"
+_METRIC = r"/metric/v2\.0" + _WS + r"/runs/(?P<name>[^/]+)"
 
 
 @attrs.define
@@ -77,7 +79,7 @@ class FakeJob:
         return lines[: len(lines) // 2] if status == "Running" else []
 
 
-class FakeState(RunHistoryMixin, MlflowMixin, CoreAssetsMixin, RunUploadsMixin):
+class FakeState(RunHistoryMixin, MetricsV2Mixin, MlflowMixin, CoreAssetsMixin, RunUploadsMixin):
     """All resources of one fake workspace; ``dispatch`` answers one request."""
 
     def __init__(self, subscription_id: str, resource_group: str, workspace_name: str):
@@ -114,6 +116,7 @@ class FakeState(RunHistoryMixin, MlflowMixin, CoreAssetsMixin, RunUploadsMixin):
         - history/v1.0 run details, children and the metadata PATCH: _restclient/runhistory/operations/
           _runs_operations.py.
         - artifact/v2.0 listing and contentinfo?path=: the published ArtifactAPI swagger (see history.py).
+        - metric/v2.0 batch, list, full: _restclient/runhistory/operations/_metric_operations.py (metrics_v2.py).
         - mlflow: the MLflow REST API 2.0 under the workspace's tracking URI, as azureml-mlflow calls it.
         - /logs, /artifactcontent, /blob: stand-ins for the SAS URLs of blob storage (blobs.py for the latter).
         """
@@ -143,6 +146,9 @@ class FakeState(RunHistoryMixin, MlflowMixin, CoreAssetsMixin, RunUploadsMixin):
             ("GET", _ARTIFACTS + r"/ExperimentRun/dcid\.(?P<name>[^/]+)", self.list_artifacts),
             ("GET", _ARTIFACTS + r"/ExperimentRun/dcid\.(?P<name>[^/]+)/contentinfo", self.artifact_info),
             ("GET", r"/artifactcontent/(?P<name>[^/]+)/(?P<file>.+)", self.artifact_content),
+            ("POST", _METRIC + r"/batch", self.metrics_v2_batch),
+            ("POST", _METRIC + r"/list", self.metrics_v2_list),
+            ("POST", _METRIC + r"/full", self.metrics_v2_full),
             ("GET", _MLFLOW + r"/runs/get", self.mlflow_run),
             ("GET", _MLFLOW + r"/metrics/get-history", self.mlflow_history),
             ("POST", _MLFLOW + r"/runs/log-metric", self.mlflow_log_metric),

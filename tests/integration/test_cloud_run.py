@@ -86,12 +86,12 @@ def test_get_metrics_has_v1_scalar_and_list_semantics(submit):
 
 
 def test_a_long_metric_history_comes_back_whole_across_pages(submit, fake_aml):
-    fake_aml.state.history_page_size = 4  # the service caps each page, whatever max_results asks for
+    fake_aml.state.metric_page_size = 4  # the service answers a long metric in pages (continuationToken)
     run = submit(JobScript(metrics={"loss": [float(i) for i in range(10)]}))
     assert run.get_metrics("loss") == {"loss": [float(i) for i in range(10)]}
-    pages = fake_aml.calls("GET", r"/metrics/get-history$")
-    assert len(pages) == 3 and all(c.path.startswith("/mlflow/v2.0/subscriptions/") for c in pages)
-    assert [c.query.get("page_token") for c in pages] == [None, "4", "8"]
+    pages = fake_aml.calls("POST", r"/runs/[^/]+/full$")  # run history's metric v2 API, as azureml-core reads it
+    assert len(pages) == 3 and all(c.path.startswith("/metric/v2.0/subscriptions/") for c in pages)
+    assert [c.json().get("continuationToken") for c in pages] == [None, "4", "8"]
 
 
 def test_the_driver_logs_to_a_cloud_run_like_the_job_does(submit):

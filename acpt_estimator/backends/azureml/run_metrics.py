@@ -1,7 +1,8 @@
-"""A cloud run's v1 records in the workspace's MLflow REST API (``/mlflow/v2.0``, as azureml-mlflow uses it).
+"""A cloud run's v1 records: read from run history (metric v2 API and run tags), written through the workspace's
+MLflow REST API (``/mlflow/v2.0``, as azureml-mlflow uses it) in the in-job Run's form (``job_runtime/_v1_records``).
 
-Reading follows every page of a metric's history; writing (the driver's ``run.log`` on a cloud run) uses the
-same MLflow form as the in-job Run (``job_runtime/_v1_records.py``), so one reader rebuilds both.
+On Azure ML both land in the one store: MLflow numbers are metric v2 scalars, the other records are run tags, so
+one reader rebuilds what azureml-core, the job runtime and the driver logged.
 """
 
 from __future__ import annotations
@@ -11,11 +12,8 @@ import os
 import time
 
 from ...exceptions import ExperimentExecutionException, UserErrorException
-from ...tracking import from_mlflow, metric_history, record, to_mlflow
-from .client import first_line, services
-
-PAGE = 1000  # points per history request; the service caps pages and returns next_page_token
-
+from ...tracking import from_metrics_v2, record, to_mlflow
+from .client import azure_errors, first_line, services
 
 def mlflow_store(workspace):
     try:
@@ -41,21 +39,23 @@ def mlflow_errors(run_id: str, action: str):
 
 
 def read(workspace, run_id: str, name=None) -> tuple[list, dict]:
-    """(records, tags) of a run; no records before the first one is logged (the MLflow run appears then)."""
-    from mlflow.exceptions import MlflowException
+    """(records, tags) of a run: its metrics from run history's metric v2 API (what the image's azureml-core and
+    MLflow both log to), and the records our writers keep as run tags (values MLflow has no type for)."""
+    from . import metrics_v2
 
-    store = mlflow_store(workspace)
-    try:
-        run = store.get_run(run_id)
-    except MlflowException as err:
-        if getattr(err, "error_code", "") == "RESOURCE_DOES_NOT_EXIST":
-            return [], {}
-        with mlflow_errors(run_id, "read the metrics"):
-            raise
-    tags = dict(run.data.tags)
-    with mlflow_errors(run_id, "read the metric history"):
-        histories = {key: metric_history(store, run_id, key, PAGE) for key in run.data.metrics if name is None or key == name}
-    return from_mlflow(histories, tags), tags
+    tags = run_tags(workspace, run_id)
+    metrics = metrics_v2.read(workspace, run_id, name)
+    records = from_metrics_v2(metrics, tags)
+    if name is not None:
+        records = [r for r in records if r.get("n") == name]
+    return records, tags
+
+
+def run_tags(workspace, run_id: str) -> dict:
+    """The run's tags as run history has them (MLflow's tags of the run are the same)."""
+    svc = services(workspace)
+    with azure_errors(workspace, f"read the tags of run {run_id!r}"):
+        return dict(svc.get_json(svc.history(f"/runs/{run_id}")).get("tags") or {})
 
 
 class Writer:

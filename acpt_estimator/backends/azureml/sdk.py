@@ -64,3 +64,27 @@ def workspace_resource(client, resource_group, name) -> dict:
 def delete_model_version(client, workspace, name, version) -> None:
     """v1 deleted a model version; MLClient only archives, the REST API still deletes."""
     client.models._model_versions_operation.delete(workspace.resource_group, workspace.name, name, str(version))
+
+
+# ---- run history's metric v2 models (the generated client's, so the service's answers are read as it defines them) --
+def metric_names_page(body: dict) -> tuple:
+    """(metric names, continuationToken) of one ``PaginatedMetricDefinitionList`` answer."""
+    from azure.ai.ml._restclient.runhistory.models import PaginatedMetricDefinitionList
+
+    page = PaginatedMetricDefinitionList(body)
+    return [d.metric_key.name for d in page.value or [] if d.metric_key], page.continuation_token
+
+
+def metric_page(body: dict) -> tuple:
+    """(MetricV2 as JSON, continuationToken) of one ``full`` answer; each value's time and step are parsed by the
+    model (a malformed answer fails here), the cells are kept as the service sent them (the model types ``data`` as
+    strings, which would turn 3 into '3'; the columns carry the types)."""
+    from azure.ai.ml._restclient.runhistory.models import MetricV2
+
+    metric = MetricV2(body)
+    for value in metric.value or []:
+        value.created_utc, value.step  # noqa: B018  (parse, raising on a malformed answer)
+    shaped = {"name": metric.name, "columns": dict(metric.columns or {}),
+              "properties": {"uxMetricType": metric.properties.ux_metric_type if metric.properties else None},
+              "value": list(body.get("value") or [])}
+    return shaped, metric.continuation_token
