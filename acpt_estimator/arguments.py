@@ -17,7 +17,7 @@ from acpt_estimator.v1.data.abstract_dataset import AbstractDataset
 from acpt_estimator.v1.data.output_dataset_config import OutputDatasetConfig
 from acpt_estimator.datastore_paths import datastore_uri
 from .exceptions import UserErrorException
-from .names import is_valid
+from .names import is_valid, v2_name
 from .spec import DataInput, DataOutput, InputRef, Literal, OutputRef
 
 logger = logging.getLogger(__name__)
@@ -133,7 +133,7 @@ class ArgumentBuilder:
             datastore, folder, relative = dataset._base()
             # v2 has no "direct" mode for folders: the job reads mounted files (and the definition for datasets).
             fields = {"mode": "mount" if mode == "direct" else mode, "uri_type": "uri_folder",
-                      "uri": f"azureml:{dataset.name}:{dataset.version}" if dataset.name else
+                      "uri": f"azureml:{v2_name(dataset.name)}:{dataset.version}" if dataset.name else
                       datastore_uri(datastore.name, folder), "datastore": datastore.name, "path_on_datastore": folder}
         definition = dict(dataset._definition(relative), mode=mode, name=dataset.name, version=dataset.version,
                           id=dataset.id, root=folder)

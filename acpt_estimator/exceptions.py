@@ -13,6 +13,7 @@ Hierarchy (same names as ``azureml.exceptions``)::
      │    ├── WorkspaceException
      │    ├── V1NotSupportedException (a v1 member with no equivalent: names it and its v2 replacement)
      │    └── OnnxExportError (acpt_estimator.onnx) ── OnnxVerificationError
+     ├── WebserviceException (v1 raised it for invalid model names too)
      ├── TrainingException
      ├── ActivityFailedException
      └── ExperimentExecutionException
@@ -86,6 +87,14 @@ class V1NotSupportedException(UserErrorException):
     """A v1 member that has no equivalent here; the message names it, says why, and names the v2 replacement."""
 
 
+class WebserviceException(AzureMLException):
+    """A web service (deployment) operation failed; v1 also raised it for missing models."""
+
+    def __init__(self, exception_message: str = "", status_code=None, logger=None, **kwargs):
+        super().__init__(exception_message, **kwargs)
+        self.status_code = status_code
+
+
 class ActivityFailedException(AzureMLException):
     """A run ended in ``Failed``; raised by ``wait_for_completion``."""
 
@@ -108,6 +117,7 @@ __all__ = sorted(
         "TrainingException",
         "UserErrorException",
         "V1NotSupportedException",
+        "WebserviceException",
         "WorkspaceException",
     ]
 )

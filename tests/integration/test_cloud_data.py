@@ -8,7 +8,7 @@ import pytest
 
 from acpt_estimator import PyTorch
 from acpt_estimator.v1.core.dataset import Dataset
-from acpt_estimator.exceptions import UserErrorException
+from acpt_estimator.exceptions import UserErrorException, WebserviceException
 from acpt_estimator.v1.core.experiment import Experiment
 from tests.fake_aml.fixtures import *  # noqa: F401,F403
 
@@ -147,6 +147,6 @@ def test_model_names_are_checked_before_any_request(cloud_workspace, fake_aml, t
     from acpt_estimator.v1.core.model import Model
 
     (tmp_path / "model.pt").write_text("w")
-    with pytest.raises(UserErrorException, match="model_name='m\\\\n' is not a valid model name"):
+    with pytest.raises(WebserviceException, match="model_name='m\\\\n' is not a valid model name"):
         Model.register(cloud_workspace, str(tmp_path / "model.pt"), "m\n")
     assert fake_aml.calls("PUT", r".*/models/.*") == []

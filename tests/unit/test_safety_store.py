@@ -10,7 +10,8 @@ from acpt_estimator.backends.local import datastores, models
 from acpt_estimator.backends.local.job import new_run_id  # the id a local submit gives its run
 from acpt_estimator.backends.local.run import LocalRun
 from acpt_estimator.backends.local.store import RunPaths, run_paths
-from acpt_estimator.exceptions import UserErrorException
+from acpt_estimator.exceptions import UserErrorException, WebserviceException
+from acpt_estimator.names import storage_key
 from acpt_estimator.v1.core.dataset import Dataset
 from acpt_estimator.v1.core.datastore import Datastore
 from acpt_estimator.v1.core.experiment import Experiment
@@ -71,13 +72,25 @@ def test_a_symlink_in_the_datastore_cannot_lead_an_upload_out(ws, tmp_path):
     assert _outside(tmp_path) == []
 
 
-@pytest.mark.parametrize("name", ["../../x", "x\n", "a/b", ".hidden"])
+@pytest.mark.parametrize("name", ["x\n", "a\0b", ""])
 def test_dataset_names_are_refused_before_anything_is_registered(ws, tmp_path, name):
     ds = ws.get_default_datastore()
     ds.upload(src_dir="./data", target_path="d", show_progress=False)
     with pytest.raises(UserErrorException, match=r"name=.* is not a valid dataset name"):
         Dataset.File.from_files(path=(ds, "d/**")).register(ws, name)
     assert not os.path.exists(tmp_path / "store/.acpt/datasets") and _outside(tmp_path) == []
+
+
+@pytest.mark.parametrize("name", ["../../x", "a/b", ".hidden", "..", "my dataset"])
+def test_dataset_names_v1_accepted_stay_inside_the_registry(ws, tmp_path, name):
+    """v1 sent any dataset name to its service: path-like ones are kept, as storage keys inside the registry."""
+    ds = ws.get_default_datastore()
+    ds.upload(src_dir="./data", target_path="d", show_progress=False)
+    Dataset.File.from_files(path=(ds, "d/**")).register(ws, name)
+    assert _outside(tmp_path) == [] and Dataset.get_by_name(ws, name).name == name
+    registry = tmp_path / "store/.acpt/datasets"
+    assert [p for p in os.listdir(registry) if not p.startswith(".")] == [storage_key(name)]
+    assert list(Dataset.get_all(ws)) == [name]
 
 
 @pytest.mark.parametrize("path", ["../../../etc/hostname", "a/../../b", "x\0y"])
@@ -120,7 +133,7 @@ def test_register_model_cannot_take_a_file_outside_the_run(ws, tmp_path):
 @pytest.mark.parametrize("name", ["m\n", "../m", "m/x"])
 def test_model_names_are_refused(ws, name):
     run = _run_with_file(os.environ["ACPT_ESTIMATOR_HOME"])
-    with pytest.raises(UserErrorException, match="model_name=.* is not a valid model name"):
+    with pytest.raises(WebserviceException, match="model_name=.* is not a valid model name"):
         models.register(store_home=run._paths.home, run_id=run.id, experiment_name="exp", files_dir=run._paths.files,
                         file_names=[], model_name=name, model_path="outputs/model.pt")
 
@@ -165,7 +178,7 @@ def test_dataset_and_datapath_paths_cannot_climb_out_of_the_datastore(ws):
 def test_model_lookups_never_join_a_bad_name(ws, name):
     from acpt_estimator.v1.core.model import Model
 
-    with pytest.raises(UserErrorException, match="model_name=.* is not a valid model name"):
+    with pytest.raises(WebserviceException, match="model_name=.* is not a valid model name"):
         Model.get_model_path(name)
-    with pytest.raises(UserErrorException, match="is not a valid model name"):
+    with pytest.raises(WebserviceException, match="is not a valid model name"):
         Model(ws, name)

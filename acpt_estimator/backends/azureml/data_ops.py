@@ -5,9 +5,11 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
+import re
 
 from ...datastore_paths import short_datastore_uri
 from ...exceptions import UserErrorException
+from ...names import V1_NAME_TAG, announce_v2_name, v2_name
 from .client import first_line, azure_errors, ml_client
 
 
@@ -114,13 +116,19 @@ def asset_path(workspace, asset) -> str:
 
 def register_dataset(workspace, name: str, uri: str, uri_type: str, description=None, tags=None,
                      create_new_version=False, properties=None):
-    """A v2 data asset for the dataset (its Data entity). The same path and properties again: the existing one."""
+    """A v2 data asset for the dataset (its Data entity). The same path and properties again: the existing one.
+
+    A v1 name that v2 refuses ('my dataset') is registered under ``names.v2_name`` (said once, as a warning),
+    with the v1 name in the asset's properties, so lookups by the v1 name find it again."""
     from azure.ai.ml.entities import Data
 
     client = ml_client(workspace)
+    asset_name = announce_v2_name("dataset", name)
     properties = {str(k): str(v) for k, v in (properties or {}).items()}
+    if asset_name != name:
+        properties[V1_NAME_TAG] = name
     with azure_errors(workspace, f"register dataset {name!r}"):
-        versions = _versions(client, name)
+        versions = _versions(client, asset_name)
         version = "1"
         if versions:
             latest = _latest(versions)
@@ -132,7 +140,7 @@ def register_dataset(workspace, name: str, uri: str, uri_type: str, description=
                     f"Dataset {name!r} is already registered (version {latest.version}) with another definition "
                     f"({asset_path(workspace, latest)}). Pass create_new_version=True to register a new version.")
             version = str(int(latest.version) + 1 if str(latest.version).isdigit() else len(versions) + 1)
-        asset = Data(name=name, version=version, path=uri, type=uri_type, description=description,
+        asset = Data(name=asset_name, version=version, path=uri, type=uri_type, description=description,
                      tags={str(k): str(v) for k, v in (tags or {}).items()} or None, properties=properties or None)
         return client.data.create_or_update(asset)
 
@@ -141,7 +149,7 @@ def get_dataset(workspace, name: str, version=None):
     """The Data entity of a registered data asset; a missing one is a UserErrorException naming it."""
     client = ml_client(workspace)
     with azure_errors(workspace, f"get dataset {name!r}"):
-        versions = _versions(client, name)
+        versions = _versions(client, v2_name(name))
     if version not in (None, "latest"):
         versions = [d for d in versions if str(d.version) == str(version)]
     if not versions:
@@ -171,7 +179,22 @@ def dataset_names(workspace) -> list[str]:
     """Names of the workspace's (active) data assets."""
     client = ml_client(workspace)
     with azure_errors(workspace, "list datasets"):
-        return sorted({d.name for d in client.data.list()})
+        return sorted({v1_name(client, d.name) for d in client.data.list()})
+
+
+_MAPPED = re.compile(r"-[0-9a-f]{8}$")  # how names.v2_name ends a mapped name
+
+
+def v1_name(client, asset_name: str) -> str:
+    """The v1 name of a data asset: the one in its properties when it was registered under a mapped name."""
+    if not _MAPPED.search(asset_name):
+        return asset_name
+    versions = _versions(client, asset_name)
+    return (_latest(versions).properties or {}).get(V1_NAME_TAG, asset_name) if versions else asset_name
+
+
+def asset_v1_name(asset) -> str:
+    return (asset.properties or {}).get(V1_NAME_TAG) or asset.name
 
 
 def update_dataset(workspace, asset, description=None, tags=None):
@@ -187,7 +210,7 @@ def update_dataset(workspace, asset, description=None, tags=None):
 def archive_dataset(workspace, name: str) -> None:
     """v1's unregister_all_versions: v2 archives the data asset (hidden from lists; restorable)."""
     with azure_errors(workspace, f"archive dataset {name!r}"):
-        ml_client(workspace).data.archive(name)
+        ml_client(workspace).data.archive(v2_name(name))
 
 
 def list_blobs(workspace, datastore_name: str, prefix: str) -> list[str]:

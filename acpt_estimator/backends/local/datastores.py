@@ -10,7 +10,7 @@ import time
 import uuid
 
 from ...exceptions import UserErrorException
-from ...names import check
+from ...names import check, name_of_key, storage_key
 from ...paths import contained
 from . import atomic
 from .store import datastore_folder, home, utc_iso
@@ -68,7 +68,8 @@ def upload(datastore_name: str, src_dir: str, target_path: str | None, overwrite
 
 # ---- the dataset registry ----------------------------------------------------------------------------
 def _registry(name: str, store_home: str | None = None) -> str:
-    return os.path.join(store_home or home(), DATASETS, check("dataset", name, parameter="name"))
+    """The dataset's folder: its name as a storage key (any v1 name, never a path)."""
+    return os.path.join(store_home or home(), DATASETS, storage_key(check("dataset", name, parameter="name")))
 
 
 def _versions(folder: str) -> list[int]:
@@ -126,7 +127,16 @@ def names(store_home: str | None = None) -> list[str]:
     root = os.path.join(store_home or home(), DATASETS)
     if not os.path.isdir(root):
         return []
-    return sorted(n for n in os.listdir(root) if not n.startswith(".") and _versions(os.path.join(root, n)))
+    return sorted(_name_in(os.path.join(root, key), key) for key in os.listdir(root)
+                  if not key.startswith(".") and _versions(os.path.join(root, key)))
+
+
+def _name_in(folder: str, key: str) -> str:
+    """The v1 name a registry folder holds (from its record: a cut, hashed key does not spell it out)."""
+    if "~" not in key:
+        return name_of_key(key)
+    with open(os.path.join(folder, str(_versions(folder)[-1]), "dataset.json"), encoding="utf-8") as handle:
+        return json.load(handle)["name"]
 
 
 def get_by_id(dataset_id: str, store_home: str | None = None) -> dict | None:
@@ -161,7 +171,7 @@ def get(name: str, version=None, store_home: str | None = None) -> dict:
     chosen = versions[-1] if version in (None, "latest") and versions else version
     path = os.path.join(folder, str(chosen), "dataset.json")
     if chosen is None or not os.path.isfile(path):
-        known = sorted(os.listdir(os.path.dirname(folder))) if os.path.isdir(os.path.dirname(folder)) else []
+        known = names(store_home)
         raise UserErrorException(
             f"Dataset {name!r} (version {version or 'latest'}) is not registered in the local store "
             f"{os.path.dirname(folder)}; registered: {known or 'none'}. Register it with dataset.register(ws, "

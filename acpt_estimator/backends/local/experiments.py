@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 
-from ...paths import contained
+from ...names import storage_key
 from .store import all_run_records, home, read_json, write_json
 
 
@@ -12,9 +12,8 @@ class ExperimentTags:
     """One experiment's tags in the local store (read-modify-write through an atomic rename)."""
 
     def __init__(self, name: str, store_home: str | None = None):
-        folder = os.path.join(store_home or home(), "experiments")
-        self.path = contained(folder, f"{name}.json", parameter="name", what="the store's experiments",
-                              fix="Use a v1 experiment name (letters, digits, - and _).")
+        # the name as a storage key: any v1 experiment name, never a path
+        self.path = os.path.join(store_home or home(), "experiments", f"{storage_key(name, room=250)}.json")
 
     def read(self) -> dict:
         try:

@@ -11,7 +11,7 @@ import urllib.parse
 
 import attrs
 
-from ...names import check as check_name
+from ...names import check as check_name, storage_key
 from ...paths import contained
 
 HOME_VAR = "ACPT_ESTIMATOR_HOME"
@@ -59,7 +59,7 @@ class RunPaths:
 
     @property
     def root(self) -> str:
-        return os.path.join(self.home, "runs", self.run_id)
+        return os.path.join(self.home, "runs", storage_key(self.run_id))
 
     @property
     def run_json(self) -> str:

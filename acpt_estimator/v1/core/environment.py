@@ -54,8 +54,8 @@ class Environment:
 
     def __init__(self, name, **kwargs):
         if name is not None and not isinstance(name, str):
-            raise UserErrorException(f"Environment(name={name!r}): the name must be a string, e.g. "
-                                     "Environment('my-training-env').")
+            raise TypeError(f"Environment name expected str, {type(name)} found (v1's TypeError): pass a string, "
+                            "e.g. Environment('my-training-env').")
         self.name = name
         self.version = None
         self.python = PythonSection()

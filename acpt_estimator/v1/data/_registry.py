@@ -39,13 +39,13 @@ def _from_record(workspace, record: dict):
 
 # ---- cloud data assets <-> datasets -------------------------------------------------------------------------
 def _from_asset(workspace, asset):
-    from acpt_estimator.backends.azureml.data_ops import asset_path
+    from acpt_estimator.backends.azureml.data_ops import asset_path, asset_v1_name
 
     definition = json.loads((asset.properties or {}).get(DEFINITION_PROPERTY) or "null") or {}
     parsed = parse_datastore_uri(asset_path(workspace, asset))
     if parsed is None and is_url(asset.path):
         return _make(workspace, definition.get("type", "file"), [(None, asset.path)],
-                     definition.get("transformations", ()), name=asset.name, version=str(asset.version), id=asset.id,
+                     definition.get("transformations", ()), name=asset_v1_name(asset), version=str(asset.version), id=asset.id,
                      description=asset.description, tags=dict(asset.tags or {}))
     if parsed is None:
         raise UserErrorException(
@@ -56,7 +56,7 @@ def _from_asset(workspace, asset):
     paths = [(_datastore(workspace, store), path + rel) for rel in relative] if relative else [
         (_datastore(workspace, store), path)]
     return _make(workspace, definition.get("type", "file"), paths, definition.get("transformations", ()),
-                 name=asset.name, version=str(asset.version), id=asset.id, description=asset.description,
+                 name=asset_v1_name(asset), version=str(asset.version), id=asset.id, description=asset.description,
                  tags=dict(asset.tags or {}))
 
 

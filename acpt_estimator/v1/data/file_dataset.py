@@ -10,6 +10,7 @@ import uuid
 
 from acpt_estimator.datastore_paths import datastore_uri, strip_glob
 from acpt_estimator.exceptions import UserErrorException
+from acpt_estimator.names import v2_name
 from acpt_estimator.v1._refusal import refused
 from acpt_estimator.v1.data.abstract_dataset import _NO_CACHE, _NO_EXPRESSIONS, AbstractDataset
 from acpt_estimator.v1.data.dataset_consumption_config import DatasetConsumptionConfig
@@ -32,8 +33,9 @@ class FileDataset(AbstractDataset):
 
     def uri(self) -> str:
         """The v2 URI: the registered asset if registered, else the datastore folder the globs live in."""
-        if self.name:
-            return f"azureml:{self.name}:{self.version}" if self.version else f"azureml:{self.name}@latest"
+        if self.name:  # the asset's v2 name (a v1 name v2 refuses was registered under a mapped one)
+            name = v2_name(self.name)
+            return f"azureml:{name}:{self.version}" if self.version else f"azureml:{name}@latest"
         if len(self.paths) != 1:
             raise UserErrorException(
                 f"A dataset made of {len(self.paths)} paths cannot be one v2 input. Register it first "
