@@ -24,10 +24,3 @@ TensorFlow = unsupported(
     "TensorFlow", "For TensorFlow jobs use Estimator(..., custom_docker_image=<a TensorFlow image>) or an SDK v2 "
     "command job with a TensorFlow curated environment.",
     why="acpt-estimator translates PyTorch estimators; TensorFlow's has no ACPT environment.")
-_PIPELINES = ("Build pipelines with SDK v2 (azure.ai.ml.dsl.pipeline); single training jobs keep working through "
-              "Experiment.submit.")
-Pipeline = unsupported("Pipeline", _PIPELINES)
-PipelineData = unsupported("PipelineData", _PIPELINES)
-PythonScriptStep = unsupported("PythonScriptStep", _PIPELINES)
-EstimatorStep = unsupported("EstimatorStep", _PIPELINES)
-HyperDriveStep = unsupported("HyperDriveStep", _PIPELINES)

@@ -110,7 +110,7 @@ class StepSpec:
     sweep: Any = None  # kind "sweep": the neutral sweep description
     parallel: ParallelSettings | None = None  # kind "parallel"
     refusal: str = ""  # kind "refused": the message raised at submit
-    parameters: tuple = ()  # names of pipeline parameters the step uses (ParamRef tokens, parameter-valued inputs)
+    parameters: tuple = ()  # PipelineParameterSpec of each pipeline parameter the step uses (step_io's .parameters)
 
     def __attrs_post_init__(self):
         if self.kind not in STEP_KINDS:

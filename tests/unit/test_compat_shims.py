@@ -93,8 +93,8 @@ def test_auth_compute_and_runconfig_extras():
     ("azureml.core.model", "InferenceConfig", lambda c: c(entry_script="score.py")),
     ("azureml.core.image", "ContainerImage", lambda c: c.image_configuration(execution_script="score.py")),
     ("azureml.train.dnn", "TensorFlow", lambda c: c(".", entry_script="train.py")),
-    ("azureml.pipeline.core", "Pipeline", lambda c: c(None, steps=[])),
-    ("azureml.pipeline.steps", "PythonScriptStep", lambda c: c(script_name="s.py")),
+    ("azureml.pipeline.core", "Pipeline", lambda c: c.load_yaml(None, "pipeline.yml")),
+    ("azureml.pipeline.core.graph", "Graph", lambda c: c("graph", None)),
 ])
 def test_out_of_scope_v1_names_import_and_refuse_with_the_v2_replacement(module, name, use):
     """compat-surface.md §2 also lists deployment, TensorFlow and pipeline imports: they resolve, and using them

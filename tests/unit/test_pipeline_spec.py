@@ -50,3 +50,19 @@ def test_step_spec_kinds_and_upstream_order():
         StepSpec(name="b", kind="spark", job=None)
     spec = PipelineSpec(steps=(step,), parameters=(PipelineParameterSpec("lr", 0.1),))
     assert spec.parameter_values({"lr": 0.5}) == {"lr": 0.5} and spec.step("b") is step
+
+
+def test_validate_reports_cycles_and_the_graph_shows_edges(tmp_path):
+    from acpt_estimator.v1.pipeline.core import Pipeline
+    from acpt_estimator.v1.pipeline.steps import PythonScriptStep
+
+    (tmp_path / "s.py").write_text("print(1)\n")
+    data = PipelineData("d")
+    a = PythonScriptStep("s.py", name="A", arguments=["--o", data], outputs=[data], source_directory=str(tmp_path))
+    b = PythonScriptStep("s.py", name="B", arguments=["--i", data], inputs=[data], source_directory=str(tmp_path))
+    pipeline = Pipeline(None, [b])
+    assert pipeline.validate() == []
+    assert pipeline.graph.edges == [("a", "b", "d")] and pipeline.graph.nodes == {"b": "B", "a": "A"}
+    a.run_after(b)
+    (problem,) = pipeline.validate()
+    assert "cycle" in problem and "A" in problem and "B" in problem

@@ -107,8 +107,10 @@ def finalize(paths: RunPaths, record: dict, outcome, mlflow_exp) -> dict:
     return fields
 
 
-def start(spec, experiment) -> "LocalRun":  # noqa: F821 - imported lazily below
-    """Submit ``spec`` to this machine; returns the LocalRun at once, like v1's ``exp.submit``."""
+def start(spec, experiment, parent_run_id: str | None = None) -> "LocalRun":  # noqa: F821 - imported lazily below
+    """Submit ``spec`` to this machine; returns the LocalRun at once, like v1's ``exp.submit``.
+
+    ``parent_run_id``: the pipeline run a step belongs to (the step's ``run.parent``)."""
     from .run import LocalRun
 
     store_home = home()
@@ -127,6 +129,8 @@ def start(spec, experiment) -> "LocalRun":  # noqa: F821 - imported lazily below
         input_paths, mounts = data.materialize(spec, sources, paths.root)
         now = time.time()
         record = _initial_record(spec, experiment, run_id, now, input_paths, output_paths, launcher)
+        if parent_run_id is not None:
+            record["parentRunId"] = parent_run_id
         job = LocalJob(paths, record, spec.max_run_duration_seconds)
         _prepare(job, spec, launcher, input_paths, output_paths, now, mounts)
         job.start()

@@ -45,11 +45,11 @@ class Experiment:
         self._archived_time = _archived_time
 
     def submit(self, config, tags=None, **kwargs):
-        """Submit an estimator, ScriptRunConfig or HyperDriveConfig; returns a Run at once."""
-        if not hasattr(config, "to_job_spec"):
+        """Submit an estimator, ScriptRunConfig, HyperDriveConfig or Pipeline; returns a Run at once."""
+        if not hasattr(config, "to_job_spec") and not hasattr(config, "_submit"):
             raise UserErrorException(
                 f"Experiment.submit(config={type(config).__name__}) is not supported; pass a PyTorch/Estimator "
-                "estimator, a ScriptRunConfig or a HyperDriveConfig.")
+                "estimator, a ScriptRunConfig, a HyperDriveConfig or a Pipeline.")
         if hasattr(config, "_submit"):  # HyperDriveConfig and others that own their submission
             return config._submit(self, tags=tags, **kwargs)
         spec = config.to_job_spec(experiment_name=self.name, tags=tags, **kwargs)

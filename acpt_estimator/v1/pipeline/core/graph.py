@@ -21,7 +21,8 @@ from .pipeline_output_dataset import PipelineOutputAbstractDataset
 
 _GRAPH_WHY = ("v1's pipeline graph (modules, ports, edges) lived on the v1 pipeline service; acpt-estimator builds a "
               "v2 pipeline job from the steps.")
-_GRAPH_V2 = "Pipeline(workspace, steps=[...]) (its .graph shows steps and edges), or azure.ai.ml.dsl.pipeline"
+_GRAPH_V2 = ("Pipeline(workspace, steps=[...]) (a v2 pipeline job; its .graph shows steps and edges), or "
+             "azure.ai.ml.dsl.pipeline")
 
 
 def _graph_class(name: str, replacement: str = _GRAPH_V2):

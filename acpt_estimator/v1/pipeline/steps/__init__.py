@@ -1,5 +1,8 @@
-"""v1 ``azureml.pipeline.steps``: refused with the v2 replacement."""
+"""v1 ``azureml.pipeline.steps``: the built-in pipeline steps."""
 
-from acpt_estimator.unsupported import EstimatorStep, HyperDriveStep, PythonScriptStep
+from acpt_estimator.v1.pipeline.steps.command_step import CommandStep
+from acpt_estimator.v1.pipeline.steps.estimator_step import EstimatorStep
+from acpt_estimator.v1.pipeline.steps.mpi_step import MpiStep
+from acpt_estimator.v1.pipeline.steps.python_script_step import PythonScriptStep
 
-__all__ = ["EstimatorStep", "HyperDriveStep", "PythonScriptStep"]
+__all__ = ["CommandStep", "EstimatorStep", "MpiStep", "PythonScriptStep"]

@@ -1,0 +1,54 @@
+"""Submitting a PipelineSpec: parameter values checked and turned neutral, then the backend the steps select."""
+
+from __future__ import annotations
+
+from acpt_estimator.arguments import ArgumentBuilder
+from acpt_estimator.exceptions import UserErrorException
+from acpt_estimator.target import backend_for
+
+
+def parameter_values(spec, pipeline_parameters) -> dict:
+    """{name: value} for a run: defaults, replaced by ``pipeline_parameters``; DataPath values become inputs."""
+    from acpt_estimator.v1.data.datapath import DataPath
+
+    given = dict(pipeline_parameters or {})
+    known = {p.name: p for p in spec.parameters}
+    unknown = sorted(set(given) - set(known))
+    if unknown:
+        raise UserErrorException(f"pipeline_parameters {unknown} are not parameters of this pipeline; it has "
+                                 f"{sorted(known) or 'none'} (PipelineParameter(name=..., default_value=...) used in "
+                                 "a step's arguments).")
+    values = spec.parameter_values()
+    for name, value in given.items():
+        param = known[name]
+        if param.kind == "datapath":
+            if not isinstance(value, DataPath):
+                raise UserErrorException(f"pipeline_parameters[{name!r}]={value!r}: this parameter is a DataPath; "
+                                         "pass DataPath(datastore, 'path').")
+            builder = ArgumentBuilder()
+            token = builder.add_data(value.create_data_reference(param.default.reference_name))
+            value = builder.inputs[token.name]
+        elif not isinstance(value, (str, int, float, bool)):
+            raise UserErrorException(f"pipeline_parameters[{name!r}]={value!r}: pass a str, int, float or bool.")
+        values[name] = value
+    return values
+
+
+def pipeline_backend(spec) -> str:
+    targets = [s.job.compute.target for s in spec.steps if s.job is not None]
+    cloud = [t for t in targets if t != "local"]
+    return backend_for(cloud[0] if cloud else "local")
+
+
+def submit_pipeline_spec(spec, experiment, pipeline_parameters, regenerate_outputs, workspace):
+    """Start the pipeline on the backend its steps' compute targets select; returns the backend's handle."""
+    values = parameter_values(spec, pipeline_parameters)
+    backend = pipeline_backend(spec)
+    if backend == "local":
+        from acpt_estimator.pipelines.local import submit
+
+        return submit(spec, experiment, values, regenerate_outputs)
+    raise UserErrorException(
+        f"This pipeline's steps run on compute {sorted({s.job.compute.target for s in spec.steps if s.job})}: "
+        "submitting pipelines to Azure ML is not available in this release yet. Run it on this machine "
+        "(ACPT_ESTIMATOR_TARGET=local or acpt_estimator.force_target('local')).")

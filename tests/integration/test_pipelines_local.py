@@ -1,0 +1,94 @@
+"""v1 pipelines run here as a DAG of real local jobs: data between steps, parameters, MPI ranks, reuse, failures."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from acpt_estimator.exceptions import ActivityFailedException
+from acpt_estimator.v1.core.experiment import Experiment
+from acpt_estimator.v1.data.output_dataset_config import OutputFileDatasetConfig
+from acpt_estimator.v1.pipeline.core import Pipeline, PipelineData, PipelineParameter, StepSequence
+from acpt_estimator.v1.pipeline.steps import CommandStep, MpiStep, PythonScriptStep
+from tests.local_fixtures import local_workspace  # noqa: F401
+
+pytestmark = pytest.mark.integration
+SRC = os.path.join(os.path.dirname(__file__), os.pardir, "data", "pipeline_steps")
+
+
+def _prep_and_train(ws):
+    data, model = PipelineData("prepared", datastore=ws.get_default_datastore()), PipelineData("model")
+    n = PipelineParameter("n", 5)
+    prep = PythonScriptStep("prep.py", name="prep", arguments=["--out", data, "--n", n], outputs=[data],
+                            source_directory=SRC, compute_target="cpu-cluster")
+    train = MpiStep(name="train", source_directory=SRC, script_name="train.py", compute_target="cpu-cluster",
+                    arguments=["--data", data.as_mount(), "--model", model], inputs=[data.as_mount()],
+                    outputs=[model], node_count=1, process_count_per_node=2)
+    return Pipeline(ws, [train])  # prep joins as the producer of train's input (v1's resolve_closure)
+
+
+def test_parameters_data_mpi_ranks_outputs_and_reuse(local_workspace, tmp_path, capsys):
+    pipeline = _prep_and_train(local_workspace)
+    assert pipeline.validate() == []
+    exp = Experiment(local_workspace, "pipelines")
+    run = exp.submit(pipeline)
+    assert run.wait_for_completion(show_output=True) == "Completed"
+    shown = capsys.readouterr().out
+    assert "StepRun(prep) Status: Completed" in shown and "PipelineRun Status: Completed" in shown
+    steps = list(run.get_steps())
+    assert [s.name for s in steps] == ["train", "prep"]  # most recent first, as v1
+    train = run.find_step_run("train")[0]
+    assert train.get_metrics() == {"total": [10, 10]}  # both ranks read what prep wrote: 0+1+2+3+4
+    assert train.parent.id == run.id and train.get_status() == "Completed"
+    folder = train.get_output_data("model").download(str(tmp_path / "dl"), show_progress=False)
+    assert open(os.path.join(folder, "model.txt")).read() == "10"
+
+    again = exp.submit(pipeline)  # nothing changed: both steps reused (v1's allow_reuse=True default)
+    again.wait_for_completion(show_output=False)
+    assert again.find_step_run("train")[0].id == train.id
+    changed = exp.submit(pipeline, pipeline_parameters={"n": 6})  # a new value runs both steps again
+    changed.wait_for_completion(show_output=False)
+    assert changed.find_step_run("train")[0].get_metrics() == {"total": [15, 15]}
+    assert changed.find_step_run("prep")[0].id != run.find_step_run("prep")[0].id
+    fresh = exp.submit(pipeline, regenerate_outputs=True)
+    fresh.wait_for_completion(show_output=False)
+    assert fresh.find_step_run("train")[0].id not in (train.id, changed.find_step_run("train")[0].id)
+
+
+def test_a_failing_middle_step_stops_its_dependents_unless_told_otherwise(local_workspace):
+    first = PipelineData("first")
+    write = PythonScriptStep("write_out.py", name="write", arguments=["--out", first], outputs=[first],
+                             source_directory=SRC, compute_target="c")
+    broken = PythonScriptStep("fail.py", name="broken", source_directory=SRC, compute_target="c")
+    broken.run_after(write)
+    after = PythonScriptStep("read_in.py", name="after", arguments=["--in", first], inputs=[first],
+                             source_directory=SRC, compute_target="c", allow_reuse=False)
+    after.run_after(broken)
+    alone = CommandStep(command="echo independent", name="alone", source_directory=SRC, compute_target="c")
+    exp = Experiment(local_workspace, "failing")
+    run = exp.submit(Pipeline(local_workspace, [write, broken, after, alone]))
+    with pytest.raises(ActivityFailedException, match="broken"):
+        run.wait_for_completion(show_output=False)
+    assert run.get_status() == "Failed"
+    assert {s.name: s.get_status() for s in run.get_steps()}["broken"] == "Failed"
+    assert run.find_step_run("after") == []  # never started
+    ok = exp.submit(Pipeline(local_workspace, [write, broken, after]), continue_on_step_failure=True)
+    assert ok.wait_for_completion(show_output=False, raise_on_error=False) == "Failed"
+    assert ok.find_step_run("after") == []  # it depends on the failed step
+    independent = exp.submit(Pipeline(local_workspace, StepSequence([write, [broken, alone]])),
+                             continue_on_step_failure=True)
+    independent.wait_for_completion(raise_on_error=False)
+    assert independent.find_step_run("alone")[0].get_status() == "Completed"
+
+
+def test_output_file_dataset_config_feeds_the_next_step_and_the_step_sees_its_parent(local_workspace):
+    out = OutputFileDatasetConfig(name="written")
+    write = PythonScriptStep("write_out.py", name="write", arguments=["--out", out, "--text", "v1 data"],
+                             source_directory=SRC, compute_target="c")
+    read = PythonScriptStep("read_in.py", name="read", arguments=["--in", out.as_input("from_write")],
+                            source_directory=SRC, compute_target="c")
+    run = Experiment(local_workspace, "datasets").submit(Pipeline(local_workspace, [write, read]))
+    run.wait_for_completion(show_output=False)
+    metrics = run.find_step_run("read")[0].get_metrics()
+    assert metrics == {"read": "v1 data", "parent": run.id}
