@@ -14,6 +14,7 @@ from importlib import resources
 import attrs
 
 from .exceptions import TrainingException
+from .package_specs import conda_file_packages, conda_spec, package_list, pip_requirement, pip_requirements_text
 from .spec import EnvironmentSpec
 
 logger = logging.getLogger(__name__)
@@ -88,11 +89,16 @@ def resolve_framework_version(framework_version) -> AcptEnvironment:
     supported = usable_versions()
     if not isinstance(framework_version, str) or framework_version not in supported:
         shown = framework_version
+        fix = f"framework_version={framework_version!r} must be a string, one of {supported}."
+        if isinstance(framework_version, (int, float)) and str(framework_version) in supported:
+            # 1.10 as a float is 1.1: only the string says which version is meant
+            fix = (f"framework_version={framework_version!r} is a number; versions are strings (the float 1.10 "
+                   f"would read as 1.1). Pass framework_version={str(framework_version)!r}; supported are {supported}.")
         raise TrainingException(
             f"PyTorch {shown} is not currently supported by the PyTorch estimator. Check "
             "https://docs.microsoft.com/python/api/azureml-train-core/azureml.train.dnn?view=azure-ml-py for all "
             f"supported versions. To use PyTorch {shown}, switch to the generic Estimator class for your experiment. "
-            f"framework_version={framework_version!r} must be a string, one of {supported}.")
+            + fix)
     if framework_version in V1_PYTORCH_VERSIONS:
         env = default_acpt()
         logger.warning(
@@ -149,6 +155,7 @@ class EnvironmentRequest:
 def resolve(request: EnvironmentRequest) -> EnvironmentSpec:
     """Pick the job's environment: a custom image, ACPT (GPU) or a CPU image (``environment_definition`` objects
     describe themselves: ``Environment._to_spec()``)."""
+    _check_request(request)
     acpt = resolve_framework_version(request.framework_version)
     if request.custom_docker_image:
         return _image_env(request, request.custom_docker_image, with_torch=False)
@@ -161,6 +168,25 @@ def resolve(request: EnvironmentRequest) -> EnvironmentSpec:
             description=f"ACPT curated environment ({acpt.name})")
     return build_on_acpt(acpt, conda_packages=request.conda_packages, pip_packages=request.pip_packages,
                          pip_requirements=request.pip_requirements, conda_file_text=request.conda_file_text)
+
+
+def _check_request(request: EnvironmentRequest) -> None:
+    """Every package string parsed before it can reach a build file, naming the v1 parameter it came from."""
+    for item in package_list(request.pip_packages, "pip_packages"):
+        pip_requirement(item, "pip_packages")
+    for item in package_list(request.conda_packages, "conda_packages", "['numpy=1.26']"):
+        conda_spec(item, "conda_packages")
+    pip_requirements_text("\n".join(request.pip_requirements), "pip_requirements_file")
+    if request.conda_file_text is not None:
+        conda_file_packages(_yaml(request.conda_file_text), "conda_dependencies_file")
+
+
+def _yaml(text: str):
+    import yaml  # imported where used: the v1 import line stays light
+    try:
+        return yaml.safe_load(text)
+    except yaml.YAMLError as err:
+        raise TrainingException(f"The conda dependencies file is not valid YAML: {err}. Fix the file.") from None
 
 
 def _image_env(request: EnvironmentRequest, image: str, *, with_torch: bool, torch_version: str | None = None):
@@ -186,6 +212,8 @@ def image_environment(image: str, conda_text: str | None, *, pip_packages=(), de
     """An image with the user's conda environment built on it (plus ``RUNTIME_PIP_PACKAGES``), or the image alone
     when ``conda_text`` is None (user-managed: nothing installed). Content-addressed."""
     acpt = acpt_for_image(image)
+    if conda_text is not None:
+        conda_file_packages(_yaml(conda_text))
     if acpt is not None and conda_text is not None:
         if not _has_user_packages(conda_text):
             conda_text = None  # ACPT already ships python, MLflow and azureml-mlflow
@@ -206,6 +234,8 @@ def dockerfile_environment(dockerfile: str | None, conda_text: str | None, *, co
     """A user's Dockerfile (or build folder); a conda environment, when given, is created in the image and put
     first on PATH, as v2 does for image+conda environments."""
     files = []
+    if conda_text is not None:
+        conda_file_packages(_yaml(conda_text))
     lines = [dockerfile.replace("\r\n", "\n").rstrip("\n")] if dockerfile else []
     if conda_text is not None:
         conda_text = with_runtime_packages(conda_text)
@@ -229,6 +259,7 @@ def build_on_acpt(acpt: AcptEnvironment, *, conda_packages=(), pip_packages=(), 
     lines = [f"FROM {acpt.image}"]
     files = []
     if conda_file_text is not None:
+        conda_file_packages(_yaml(conda_file_text))
         conda_file_text = _conda_text_without_torch(conda_file_text, where)
         files.append(("conda_dependencies.yml", conda_file_text))
         lines += ["COPY conda_dependencies.yml /tmp/conda_dependencies.yml",
@@ -236,15 +267,17 @@ def build_on_acpt(acpt: AcptEnvironment, *, conda_packages=(), pip_packages=(), 
     conda_packages = drop_torch(conda_packages, where)
     pip_requirements = drop_torch(pip_requirements, where)
     pip_packages = drop_torch(pip_packages, where)
-    if conda_packages:
-        lines.append("RUN conda install -y -n ptca " + " ".join(shlex.quote(str(p)) for p in conda_packages)
-                     + " && conda clean -ay")
+    if conda_packages:  # only parsed specs, quoted, reach the Dockerfile (a newline would start an instruction)
+        lines.append("RUN conda install -y -n ptca " + " ".join(
+            shlex.quote(conda_spec(p, "conda_packages")) for p in conda_packages) + " && conda clean -ay")
     if pip_requirements:
-        files.append(("requirements.txt", "\n".join(pip_requirements) + "\n"))
+        parsed = pip_requirements_text("\n".join(pip_requirements), "pip_requirements_file")
+        files.append(("requirements.txt", "\n".join(parsed) + "\n"))
         lines += ["COPY requirements.txt /tmp/requirements.txt",
                   "RUN pip install --no-cache-dir -r /tmp/requirements.txt"]
     if pip_packages:
-        lines.append("RUN pip install --no-cache-dir " + " ".join(shlex.quote(str(p)) for p in pip_packages))
+        lines.append("RUN pip install --no-cache-dir " + " ".join(
+            shlex.join(pip_requirement(p, "pip_packages").split(" ", 1)) for p in pip_packages))
     dockerfile = "\n".join(lines) + "\n"
     version = _content_version(dockerfile, *[f"{name}\n{text}" for name, text in files])
     return EnvironmentSpec(kind="build", name=f"acpt-estimator-{acpt.name}", version=version,
@@ -340,7 +373,9 @@ def conda_yaml(conda_packages, pip_items, python_version, channels=("conda-forge
     """A conda environment file; the same inputs always give the same text (environments are content-hashed)."""
     import yaml  # imported where used: the v1 import line stays light
     deps = [f"python={python_version}"] if python_version else []
-    deps += list(conda_packages)
+    deps += [conda_spec(p) for p in conda_packages]
+    for item in pip_items:  # YAML quotes them; parsed so that conda's pip step reads each as one requirement
+        pip_requirement(item)
     deps += ["pip"]
     if pip_items:
         deps.append({"pip": list(pip_items)})

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import os
+import re
 
-from .exceptions import UserErrorException
+from .exceptions import ComputeTargetException, UserErrorException
 from .paths import relative_parts
 
 # Linux refuses a single argv/environment string over 32 pages (MAX_ARG_STRLEN) with E2BIG: the exec fails
@@ -66,9 +67,19 @@ def check_arguments(values) -> None:
             "source_directory or a data input instead.")
 
 
-def check_environment_variables(variables) -> None:
-    """Names a process environment can hold: not empty, no '=', newline or NUL; values without NUL."""
+def check_environment_variables(variables, parameter: str = "environment_variables") -> None:
+    """A dict of names a process environment can hold (not empty, no '=', newline or NUL) to string or number
+    values without NUL; None is refused (it would be exported as the text 'None')."""
+    if variables is not None and not isinstance(variables, dict):
+        raise UserErrorException(
+            f"{parameter}={variables!r} is a {type(variables).__name__}; it must be a dict of names to values, "
+            f"e.g. {parameter}={{'MY_SETTING': '1'}}.")
     for name, value in dict(variables or {}).items():
+        if value is None or not isinstance(value, (str, int, float)):
+            raise UserErrorException(
+                f"{parameter}[{name!r}]={value!r}: a value must be a string (or a number), not "
+                f"{type(value).__name__}; it would reach the job as the text {str(value)!r}. Pass "
+                f"{parameter}={{{name!r}: ''}} for an empty value, or leave the name out.")
         if not isinstance(name, str) or not name or any(ch in name for ch in "=\n\0"):
             raise UserErrorException(
                 f"environment_variables name {name!r} cannot be an environment variable: names must be "
@@ -83,3 +94,61 @@ def check_environment_variables(variables) -> None:
                 f"environment_variables[{name!r}] is {size} bytes with its name; one variable may hold at most "
                 f"{MAX_ARGUMENT_BYTES} (Linux MAX_ARG_STRLEN), so the job could not start. Write the value to a file "
                 "in source_directory and pass its path instead.")
+
+
+def check_argument_list(arguments, parameter: str = "arguments") -> None:
+    """A list of arguments, not one string (which would be split into one argument per character)."""
+    if isinstance(arguments, (str, bytes)):
+        import shlex
+
+        raise UserErrorException(
+            f"{parameter}={arguments!r} is a single string; it must be a list with one item per argument (a string "
+            f"would become one argument per character). Pass {parameter}={_split(shlex, arguments)!r}.")
+    if arguments is not None and not isinstance(arguments, (list, tuple)):
+        raise UserErrorException(f"{parameter}={arguments!r} must be a list of arguments, e.g. "
+                                 f"{parameter}=['--epochs', 10].")
+
+
+def _split(shlex, text) -> list:
+    try:
+        return shlex.split(text if isinstance(text, str) else text.decode("utf-8", "replace"))
+    except ValueError:
+        return [text]
+
+
+def check_compute_target(target, parameter: str = "compute_target") -> None:
+    """A compute name, a ComputeTarget object (anything with a string ``name``), or None."""
+    if target is None or (isinstance(target, str) and target.strip()):
+        return
+    if not isinstance(target, str) and isinstance(getattr(target, "name", None), str):
+        return
+    raise ComputeTargetException(
+        f"{parameter}={target!r} is not a compute target: pass a cluster's name (e.g. {parameter}='gpu-cluster'), "
+        f"'local' to run on this machine, or a ComputeTarget object (ComputeTarget(ws, 'gpu-cluster')).")
+
+
+_SHM_SIZE = re.compile(r"[1-9][0-9]*[bkmgBKMG]?")
+
+
+def check_shm_size(shm_size, parameter: str = "shm_size") -> None:
+    """Docker's size syntax, as v1 and v2 take it: a number and one of b, k, m, g (e.g. '2g')."""
+    if shm_size is None or (isinstance(shm_size, str) and _SHM_SIZE.fullmatch(shm_size)):
+        return
+    raise UserErrorException(
+        f"{parameter}={shm_size!r} is not a size: pass a number with a unit b, k, m or g as a string, e.g. "
+        f"{parameter}='2g' (2 GB of shared memory for the job's container).")
+
+
+def check_tags(tags, parameter: str = "tags") -> None:
+    """A dict of string names to string values: the run records and Azure ML keep tags as text."""
+    if tags is None:
+        return
+    if not isinstance(tags, dict):
+        raise UserErrorException(f"{parameter}={tags!r} must be a dict of names to values, e.g. "
+                                 f"{parameter}={{'team': 'vision'}}.")
+    for name, value in tags.items():
+        if not isinstance(name, str) or not isinstance(value, str):
+            raise UserErrorException(
+                f"{parameter} holds {name!r}: {value!r}; tag names and values must be strings (a number would be "
+                f"kept as a number locally and as text in Azure ML). Pass {parameter}={{{str(name)!r}: "
+                f"{('' if value is None else str(value))!r}}}.")

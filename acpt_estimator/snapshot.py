@@ -1,26 +1,60 @@
-"""The files of a source directory that a job sees, for both backends: .amlignore if present, else .gitignore
-(never both); symbolic links that lead outside the folder are never followed."""
+"""The files of a source directory that a job sees, for both backends: one listing, made with the uploader's own
+rules (azure-ai-ml: .amlignore else .gitignore, the last matching pattern decides, negations included), holding
+only regular files; links are never followed out of the folder, and nothing else is ever opened."""
 
 from __future__ import annotations
 
+import errno
 import os
 import shutil
+import stat
+import warnings
 
+import attrs
 import pathspec
+from pathspec.patterns.gitwildmatch import GitWildMatchPattern
 
-from .exceptions import ExperimentExecutionException
+from .exceptions import ExperimentExecutionException, SnapshotException
 from .paths import is_inside
 
 IGNORE_FILES = (".amlignore", ".gitignore")
+_KINDS = ((stat.S_ISCHR, "character device"), (stat.S_ISBLK, "block device"), (stat.S_ISFIFO, "FIFO (named pipe)"),
+          (stat.S_ISSOCK, "socket"))
 
 
-def ignore_spec(source_directory: str) -> pathspec.GitIgnoreSpec | None:
-    """v1 semantics: the first of .amlignore/.gitignore at the root decides; no default excludes."""
+@attrs.frozen
+class Listing:
+    """``files`` (relative POSIX paths, sorted) with their apparent ``sizes``; what a snapshot cannot hold:
+    ``outside`` (links leading out of the folder) and ``refused`` ((path, what): devices, FIFOs, sockets, dangling
+    links, link loops)."""
+
+    files: list
+    sizes: dict
+    outside: list
+    refused: list
+
+    @property
+    def total_bytes(self) -> int:
+        return sum(self.sizes.values())
+
+
+def ignore_spec(source_directory: str) -> pathspec.PathSpec | None:
+    """The first of .amlignore/.gitignore at the root, read as azure-ai-ml reads it (UTF-8 with an optional BOM,
+    one gitwildmatch pattern per line, later lines win); None without one."""
     for name in IGNORE_FILES:
         path = os.path.join(source_directory, name)
         if os.path.isfile(path):
-            with open(path, encoding="utf-8") as handle:
-                return pathspec.GitIgnoreSpec.from_lines(handle)
+            try:
+                with open(path, encoding="utf-8-sig") as handle:
+                    lines = [line.rstrip() for line in handle if line]
+            except UnicodeDecodeError as err:
+                raise SnapshotException(
+                    f"{path} is not a text file (byte {err.start} is not UTF-8), so nobody can tell which files it "
+                    f"leaves out of the snapshot. Save it as UTF-8 text with one pattern per line (e.g. 'data/'), "
+                    "or delete it.") from None
+            with warnings.catch_warnings():  # azure-ai-ml's own pattern class, deprecated by pathspec 1.x
+                warnings.simplefilter("ignore", DeprecationWarning)
+                return pathspec.PathSpec([GitWildMatchPattern(line) for line in lines])
     return None
 
 
@@ -34,57 +68,103 @@ def local_store_inside(source_directory: str) -> str | None:
     return None if rel == "." or rel.startswith("../") else rel + "/"
 
 
-def snapshot_files(source_directory: str) -> list[str]:
-    """Relative POSIX paths of the files in the snapshot, sorted; ignored folders (and the local run store)
-    are not descended into, and links leading outside ``source_directory`` are left out."""
-    return walk_snapshot(source_directory)[0]
-
-
-def walk_snapshot(source_directory: str) -> tuple[list[str], list[str]]:
-    """(snapshot files, links leading outside): the (not ignored) symbolic links to files or folders outside
-    ``source_directory``, which an upload would follow, so the snapshot guard refuses them."""
+def list_snapshot(source_directory: str) -> Listing:
+    """The one listing of the snapshot: what the upload sends and a local run copies (azure-ai-ml walks linked
+    folders and matches their files by their real path; so does this)."""
     spec = ignore_spec(source_directory)
-    store = local_store_inside(source_directory)
-    files, outside = [], []
-    for root, dirs, names in os.walk(source_directory):  # never descends into linked folders
-        rel_root = os.path.relpath(root, source_directory)
-        rel_root = "" if rel_root == "." else rel_root.replace(os.sep, "/") + "/"
-        if spec is not None:
-            dirs[:] = [d for d in dirs if not spec.match_file(rel_root + d + "/")]
-        if store is not None:
-            dirs[:] = [d for d in dirs if rel_root + d + "/" != store]
-        outside += [rel_root + d for d in dirs if _leads_out(source_directory, root, d)]
-        for name in names:
-            rel = rel_root + name
-            if spec is not None and spec.match_file(rel):
+    # Without negations an ignored folder holds only ignored files: skip it (node_modules, .git) unread.
+    prune = spec is None or not any(p.include is False for p in spec.patterns)
+    real_root = os.path.realpath(source_directory)
+    walker = _Walker(source_directory, real_root, spec, prune, local_store_inside(source_directory))
+    walker.walk("", real_root, (real_root,))
+    return Listing(sorted(walker.files), walker.sizes, sorted(walker.outside), sorted(walker.refused))
+
+
+@attrs.define
+class _Walker:
+    root: str
+    real_root: str
+    spec: pathspec.PathSpec | None
+    prune: bool
+    store: str | None
+    files: list = attrs.Factory(list)
+    sizes: dict = attrs.Factory(dict)
+    outside: list = attrs.Factory(list)
+    refused: list = attrs.Factory(list)
+
+    def _ignored(self, real_dir: str, name: str, folder: bool = False) -> bool:
+        if self.spec is None:
+            return False
+        rel = os.path.relpath(os.path.join(real_dir, name), self.real_root).replace(os.sep, "/")
+        return self.spec.match_file(rel + ("/" if folder else ""))
+
+    def walk(self, rel_dir: str, real_dir: str, ancestors: tuple) -> None:
+        with os.scandir(os.path.join(self.root, rel_dir) if rel_dir else self.root) as entries:
+            names = sorted((entry.name, entry.is_symlink()) for entry in entries)
+        for name, is_link in names:
+            rel = rel_dir + name
+            path = os.path.join(self.root, rel)
+            try:
+                info = os.stat(path)  # through a link: what an upload would read
+            except OSError as err:
+                if not self._ignored(real_dir, name):
+                    self.refused.append((rel, _unreadable(path, err, is_link)))
                 continue
-            if _leads_out(source_directory, root, name):
-                outside.append(rel)
+            if stat.S_ISDIR(info.st_mode):
+                self._folder(rel, name, path, real_dir, is_link, ancestors)
+            elif self._ignored(real_dir, name):
+                continue
+            elif is_link and not is_inside(self.real_root, path):
+                self.outside.append(rel)
+            elif stat.S_ISREG(info.st_mode):
+                self.files.append(rel)
+                self.sizes[rel] = info.st_size  # apparent size: a sparse file uploads (and copies) in full
             else:
-                files.append(rel)
-    return sorted(files), sorted(outside)
+                kind = next(what for test, what in _KINDS if test(info.st_mode))
+                self.refused.append((rel, kind + (" (through a symbolic link)" if is_link else "")))
+
+    def _folder(self, rel, name, path, real_dir, is_link, ancestors) -> None:
+        if self.store is not None and rel + "/" == self.store:
+            return
+        if is_link and not is_inside(self.real_root, path):
+            if not self._ignored(real_dir, name, folder=True):
+                self.outside.append(rel)
+            return
+        if not is_link and self.prune and self._ignored(real_dir, name, folder=True):
+            return
+        real = os.path.realpath(path)
+        if real in ancestors:
+            self.refused.append((rel, f"symbolic link loop (it leads back to {os.readlink(path)!r})"))
+            return
+        self.walk(rel + "/", real, ancestors + (real,))
 
 
-def _leads_out(source_directory: str, root: str, name: str) -> bool:
-    path = os.path.join(root, name)  # a dangling link leads nowhere: copying names it (copy_snapshot)
-    return os.path.islink(path) and os.path.exists(path) and not is_inside(source_directory, path)
+def _unreadable(path: str, err: OSError, is_link: bool) -> str:
+    if is_link and err.errno == errno.ELOOP:
+        return "symbolic link loop"
+    if is_link and err.errno == errno.ENOENT:
+        return f"dangling symbolic link (to {os.readlink(path)!r}, which does not exist)"
+    return f"unreadable ({os.strerror(err.errno or 0)})"
+
+
+def snapshot_files(source_directory: str) -> list[str]:
+    """Relative POSIX paths of the regular files in the snapshot, sorted."""
+    return list_snapshot(source_directory).files
 
 
 def copy_snapshot(source_directory: str, destination: str, files: list[str] | None = None) -> list[str]:
-    """Copy the snapshot (content and mode) into ``destination`` (created); the source tree is only read."""
+    """Copy ``files`` (the checked listing; by default listed now) into ``destination`` (created): content and mode
+    of regular files only, never through a link that now leads out; the source tree is only read."""
     files = snapshot_files(source_directory) if files is None else files
     os.makedirs(destination, exist_ok=True)
     for rel in files:
         target = os.path.join(destination, rel)
         os.makedirs(os.path.dirname(target), exist_ok=True)
         path = os.path.join(source_directory, rel)
-        try:
-            shutil.copy(path, target)  # content and mode; copy2's xattr/utime calls cost time
-        except FileNotFoundError:
-            if not os.path.islink(path):
-                raise
-            raise ExperimentExecutionException(
-                f"source_directory holds a dangling symbolic link {path} -> {os.readlink(path)!r}; local runs "
-                "copy the source folder. Remove the link, point it at an existing file, or list it in "
-                ".amlignore.") from None
+        if not is_inside(source_directory, path) or not os.path.isfile(path):
+            raise ExperimentExecutionException(  # changed since it was checked: copy nothing but what was checked
+                f"{path} changed while the snapshot was taken (it is no longer a regular file inside "
+                f"source_directory); submit again, or list it in .amlignore.")
+        shutil.copyfile(path, target)  # content; copy2's xattr/utime calls cost time
+        shutil.copymode(path, target)
     return files

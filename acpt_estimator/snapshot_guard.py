@@ -6,10 +6,10 @@ from __future__ import annotations
 import fnmatch
 import json
 import os
-import re
 
 from .exceptions import SnapshotException
-from .snapshot import IGNORE_FILES, ignore_spec, local_store_inside, walk_snapshot
+from .secret_content import find_in_file, read_regular
+from .snapshot import IGNORE_FILES, ignore_spec, list_snapshot, local_store_inside
 
 MAX_SNAPSHOT_BYTES = 300 * 1024 * 1024  # v1 SNAPSHOT_MAX_SIZE_BYTES
 MAX_SNAPSHOT_FILES = 2000  # v1 SNAPSHOT_MAX_FILES
@@ -36,59 +36,68 @@ _SECRET_JSON_KEYS = {"client_secret", "clientsecret", "service_principal_passwor
 _CONFIG_JSON = {"config.json", "project.json"}
 _PRIVATE_KEY_MARK = b"PRIVATE KEY-----"
 _SCAN_BYTES = 256 * 1024
-_CONTENT_SCAN_BYTES = 64 * 1024  # every file's head is read: keys and credential files are small
-# Credential formats recognised by content, whatever the file is called (bytes patterns, multiline).
-_CONTENT = (
-    (re.compile(rb"-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----"), "private key (PEM)"),
-    (re.compile(rb"(?im)^\s*aws_secret_access_key\s*="), "AWS credentials file"),
-    (re.compile(rb"(?m)^\s*machine\s+\S+\s+(login\s+\S+\s+)?password\s+\S+"), "netrc login file"),
-    (re.compile(rb"AccountKey=[A-Za-z0-9+/]{40,}={0,2}"), "Azure storage connection string with an account key"),
-)
 
 
-def check_snapshot(source_directory: str, upload: bool = True) -> list[str]:
-    """Raise SnapshotException if the snapshot holds secrets or links out (or, for an ``upload``, is too big);
-    return its file list otherwise. Local runs and cloud submissions both call this, with the same rules."""
-    files, outside = walk_snapshot(source_directory)
-    if outside:
+def check_snapshot(source_directory: str, upload: bool = True, entry_script: str | None = None) -> list[str]:
+    """The snapshot's file list (the one a local run copies and an upload sends), after refusing what it must not
+    hold: files that are not regular files or folders, links leading outside, secrets, more than v1's limits,
+    and (for an ``upload``) the local run store. ``entry_script`` must be one of its files."""
+    listing = list_snapshot(source_directory)
+    ignore = _ignore_file_hint(source_directory)
+    if listing.refused:
+        named = "\n".join(f"  - {rel}: {what}" for rel, what in listing.refused[:20])
         raise SnapshotException(
-            f"source_directory={source_directory!r} holds symbolic links that lead outside it: {outside[:10]}. "
+            f"source_directory={source_directory!r} holds entries that are not regular files or folders, which a "
+            f"snapshot never opens or copies:\n{named}\nRemove them, or list them in {ignore}.")
+    if listing.outside:
+        raise SnapshotException(
+            f"source_directory={source_directory!r} holds symbolic links that lead outside it: {listing.outside[:10]}. "
             "A job's snapshot never follows them (an upload would copy whatever they point at, keys included). "
-            f"Copy the files into source_directory, or list the links in {_ignore_file_hint(source_directory)}.")
+            f"Copy the files into source_directory, or list the links in {ignore}.")
+    files = listing.files
+    if entry_script is not None:
+        _check_entry_script(source_directory, entry_script, files, ignore)
     if os.environ.get(ALLOW_SECRETS_VAR, "").strip().lower() not in ("1", "true", "yes"):
         found = find_secrets(source_directory, files)
         if found:
             raise SnapshotException(_secrets_message(source_directory, found))
-    if not upload:
-        return files  # a local copy skips the run store itself and has no size limit
     store = local_store_inside(source_directory)
     spec = ignore_spec(source_directory)
-    if store is not None and os.path.isdir(os.path.join(source_directory, store)) and not (
+    if upload and store is not None and os.path.isdir(os.path.join(source_directory, store)) and not (
             spec is not None and spec.match_file(store)):
         # The SDK uploads the folder itself and would carry every earlier local run along.
         raise SnapshotException(
             f"source_directory {source_directory!r} contains the local run store {store!r} (earlier local runs, "
             f"models and datastores), which would be uploaded with the code. Add the line '{store}' to "
-            f"{_ignore_file_hint(source_directory)}, or set ACPT_ESTIMATOR_HOME to a folder outside the project.")
-    check_limits(source_directory, files)
+            f"{ignore}, or set ACPT_ESTIMATOR_HOME to a folder outside the project.")
+    check_limits(source_directory, files, listing.total_bytes)
     return files
 
 
-def check_limits(source_directory: str, files: list[str]) -> None:
-    total = 0
-    for rel in files:
-        try:
-            total += os.path.getsize(os.path.join(source_directory, rel))
-        except OSError:  # a dangling symlink: the upload skips it too
-            continue
+def _check_entry_script(source_directory: str, entry_script: str, files: list[str], ignore: str) -> None:
+    rel = os.path.normpath(entry_script).replace(os.sep, "/")
+    if rel in files:
+        return
+    path = os.path.join(source_directory, entry_script)
+    why = (f"it is left out by {ignore}" if os.path.isfile(path) else "there is no such file")
+    raise SnapshotException(
+        f"entry_script={entry_script!r} is not in the snapshot of source_directory={source_directory!r} ({why}), so "
+        f"the job would start and fail. Put the script there, fix the name, or remove its pattern from {ignore}.")
+
+
+def check_limits(source_directory: str, files: list[str], total: int | None = None) -> None:
+    """v1's limits on every snapshot, local copies included: 300 MB (apparent size) and 2000 files."""
+    if total is None:
+        total = sum(os.path.getsize(os.path.join(source_directory, rel)) for rel in files)
     ignore = _ignore_file_hint(source_directory)
     if total > MAX_SNAPSHOT_BYTES:
         raise SnapshotException(
             f"====================================================================\n"
             f"While attempting to take snapshot of {source_directory}\n"
             f"Your total snapshot size exceeds the limit of {MAX_SNAPSHOT_BYTES / (1024 * 1024)} MB "
-            f"({total / (1024 * 1024):.1f} MB in {len(files)} files). Move data out of source_directory (read it "
-            f"through a Datastore/Dataset input instead) or list it in {ignore}.\n"
+            f"({total / (1024 * 1024):.1f} MB in {len(files)} files).\n"
+            f"Please see http://aka.ms/aml-largefiles on how to work with large files: move data out of "
+            f"source_directory (read it through a Datastore/Dataset input instead) or list it in {ignore}.\n"
             f"====================================================================")
     if len(files) > MAX_SNAPSHOT_FILES and not os.environ.get(NO_FILE_LIMIT_VAR):
         raise SnapshotException(
@@ -128,16 +137,11 @@ def _classify(root: str, rel: str) -> str | None:
             word in lower.replace("-", "_") for word in ("cred", "secret", "service_account", "auth", "key")))
         if found:
             return found
-    head = _head(root, rel, _CONTENT_SCAN_BYTES)
-    return next((what for pattern, what in _CONTENT if pattern.search(head)), None)
+    return find_in_file(os.path.join(root, rel))
 
 
 def _head(root: str, rel: str, size: int = _SCAN_BYTES) -> bytes:
-    try:
-        with open(os.path.join(root, rel), "rb") as handle:
-            return handle.read(size)
-    except OSError:
-        return b""
+    return read_regular(os.path.join(root, rel), size)
 
 
 def _json_secret(root: str, rel: str, named: bool) -> str | None:
@@ -193,7 +197,11 @@ def _secrets_message(source_directory: str, found: list[tuple[str, str]]) -> str
     note = ""
     if ignore.endswith(".gitignore"):
         note = " (it is used because there is no .amlignore; a new .amlignore would replace it entirely)"
+    notebooks = any(rel.endswith(".ipynb") and "(line " in what for rel, what in found)
+    outputs = (" A notebook's outputs hold the secret: clear them (jupyter nbconvert --clear-output --inplace "
+               "NOTEBOOK.ipynb) and rotate the secret." if notebooks else "")
     return (f"Refusing to snapshot source_directory={source_directory!r}: it contains files that look like secrets, "
             f"and anything in it is copied into the run (for Azure ML, to the workspace's storage, readable by "
             f"everyone with workspace access):\n{listed}\nAdd these lines to {ignore}{note}:\n{lines}\nor move "
-            f"the files out of the source directory. If they are safe to upload, set {ALLOW_SECRETS_VAR}=1.")
+            f"the files out of the source directory, or remove the secret from them.{outputs} If they are safe "
+            f"to upload, set {ALLOW_SECRETS_VAR}=1.")

@@ -7,7 +7,7 @@ from typing import Mapping, Union
 
 import attrs
 
-from .job_checks import check_arguments, check_entry_script, check_environment_variables
+from .job_checks import check_arguments, check_entry_script, check_environment_variables, check_shm_size, check_tags
 
 
 def _frozen_map(value: Mapping | None) -> Mapping[str, str]:
@@ -159,14 +159,16 @@ class JobSpec:
     shm_size: str | None = None
     experiment_name: str | None = None
     display_name: str | None = None
-    tags: Mapping[str, str] = attrs.field(factory=dict, converter=_frozen_map)
+    tags: Mapping[str, str] = attrs.field(factory=dict, converter=_frozen_map, validator=lambda _s, _a, value:
+                                          check_tags(dict(value)))
 
     def __attrs_post_init__(self):
         # However the spec was built (estimator, ScriptRunConfig changed after construction, a sweep trial), what
         # reaches the processes is checked before a backend writes a run folder or a command.
         check_entry_script(self.entry_script)
         check_arguments([t.value for t in self.arguments if isinstance(t, Literal)])
-        check_environment_variables(self.environment_variables)
+        check_environment_variables(dict(self.environment_variables))
+        check_shm_size(self.shm_size)
 
     def input_named(self, name: str) -> DataInput:
         for item in self.inputs:

@@ -14,7 +14,7 @@ def submit(spec, experiment):
 
     workspace = experiment.workspace
     client = ml_client(workspace)
-    check_snapshot(spec.source_directory)
+    check_snapshot(spec.source_directory, entry_script=spec.entry_script)
     node = to_command(spec)  # runs both SDK validations, so create_or_update can skip its own
     node.name = new_run_id(experiment.name)
     node.experiment_name = experiment.name

@@ -15,7 +15,8 @@ def submit_sweep(config, experiment, tags=None):
 
     workspace = experiment.workspace
     client = ml_client(workspace)
-    check_snapshot(config.trial_spec(experiment.name, tags).source_directory)
+    trial = config.trial_spec(experiment.name, tags)
+    check_snapshot(trial.source_directory, entry_script=trial.entry_script)
     job = to_sweep_job(config, experiment_name=experiment.name, tags=tags)  # validated by the translation
     job.name = new_run_id(experiment.name)
     with azure_errors(workspace, f"submit a HyperDrive run to experiment {experiment.name!r}"):

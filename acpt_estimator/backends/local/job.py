@@ -117,7 +117,8 @@ def start(spec, experiment, parent_run_id: str | None = None) -> "LocalRun":  # 
     check_world_size(spec.distribution, len(os.sched_getaffinity(0)))  # before anything is written
     launcher = find_launcher()  # fail before creating anything when there is no MPI
     warn_missing(spec.environment)
-    check_snapshot(spec.source_directory, upload=False)  # the same secret and link rules as a cloud upload
+    # One listing, checked here with the cloud upload's rules and copied as is by _prepare.
+    files = check_snapshot(spec.source_directory, upload=False, entry_script=spec.entry_script)
     sources = data.resolve(spec, store_home)  # every input checked before anything is created
     experiment_name = spec.experiment_name or experiment.name
     run_id = new_run_id(experiment_name)
@@ -132,7 +133,7 @@ def start(spec, experiment, parent_run_id: str | None = None) -> "LocalRun":  # 
         if parent_run_id is not None:
             record["parentRunId"] = parent_run_id
         job = LocalJob(paths, record, spec.max_run_duration_seconds)
-        _prepare(job, spec, launcher, input_paths, output_paths, now, mounts)
+        _prepare(job, spec, launcher, input_paths, output_paths, now, mounts, files)
         job.start()
     except BaseException as err:
         _discard(paths, job)
@@ -159,12 +160,12 @@ def _discard(paths: RunPaths, job) -> None:
     shutil.rmtree(paths.root, ignore_errors=True)
 
 
-def _prepare(job: LocalJob, spec, launcher, input_paths, output_paths, now, mounts=()) -> None:
+def _prepare(job: LocalJob, spec, launcher, input_paths, output_paths, now, mounts=(), files=None) -> None:
     """Snapshot, MLflow run and launch plan: everything between the run record and the first process."""
     paths, record = job.paths, job.record
     store_home, run_id, experiment_name = paths.home, record["runId"], record["experimentName"]
     reserve(paths)
-    copy_snapshot(spec.source_directory, paths.snapshot)
+    copy_snapshot(spec.source_directory, paths.snapshot, files)
     _make_working_folders(paths.snapshot)
     job.mlflow_exp = mlflow_exp = mlflow_store.experiment_id(experiment_name)  # known first: _discard needs it
     mlflow_store.create_run(store_home, experiment_name, run_id, start_ms=int(now * 1000), artifact_dir=paths.files)

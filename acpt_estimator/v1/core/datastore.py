@@ -153,6 +153,8 @@ class Datastore:
         """v1: copy the files under ``prefix`` into ``target_path`` (kept relative); returns how many were copied.
 
         Files already at the target are skipped unless ``overwrite``."""
+        if prefix is not None:  # '../x' would match nothing and silently download 0 files
+            relative_parts(prefix, parameter="prefix", fix="Pass a path inside the datastore, e.g. prefix='data/train'.")
         if is_local_workspace(self._workspace):
             from acpt_estimator.backends.local import datastores
 

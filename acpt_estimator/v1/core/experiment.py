@@ -39,6 +39,10 @@ class Experiment:
                 "Experiment name must be between 1 and 255 characters long. Its first character has to be "
                 "alphanumeric, and the rest may contain hyphens and underscores. No whitespace is allowed. "
                 f"Got name={name!r}; e.g. {suggest('experiment', name)!r}.")
+        if workspace is None or isinstance(workspace, (str, bytes, int, float, dict, list)):
+            raise UserErrorException(
+                f"Experiment(workspace={workspace!r}, name={name!r}): workspace must be a Workspace, e.g. "
+                f"Experiment(Workspace.from_config(), {name!r}).")
         self.workspace = workspace
         self.name = name
         self.id = _id

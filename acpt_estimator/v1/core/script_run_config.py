@@ -7,7 +7,8 @@ import os
 
 from acpt_estimator import distribution as dist
 from acpt_estimator.arguments import DATA_TYPES, ArgumentBuilder
-from acpt_estimator.job_checks import check_arguments, check_entry_script, check_source_directory
+from acpt_estimator.job_checks import (check_argument_list, check_arguments, check_compute_target, check_entry_script,
+                                       check_environment_variables, check_source_directory)
 from acpt_estimator.v1.core.datastore import Datastore
 from acpt_estimator.v1.data.data_reference import DataReference
 from acpt_estimator.v1.data.datapath import DataPath
@@ -35,6 +36,8 @@ class ScriptRunConfig:
                  docker_runtime_config=None):
         self.source_directory = source_directory or "."
         self.script = script
+        check_argument_list(arguments)
+        check_compute_target(compute_target)
         self.arguments = list(arguments) if arguments is not None else None
         self.command = command
         if distributed_job_config is not None and not isinstance(distributed_job_config, _DISTRIBUTED):
@@ -131,6 +134,8 @@ class ScriptRunConfig:
             builder.add_data(_run_config_data(name, value))
         _warn_unmapped(rc)
         env = rc.environment if rc.environment is not None else Environment(name="default-environment")
+        check_environment_variables(env.environment_variables, "environment.environment_variables")
+        check_environment_variables(rc.environment_variables, "run_config.environment_variables")
         variables = {str(k): str(v) for k, v in (env.environment_variables or {}).items()}
         variables.update({str(k): str(v) for k, v in (rc.environment_variables or {}).items()})
         return JobSpec(

@@ -15,8 +15,9 @@ from acpt_estimator.v1.core.conda_dependencies import CondaDependencies
 from acpt_estimator.v1.core.environment import Environment
 from acpt_estimator.environments import EnvironmentRequest, requirement_name, resolve, usable_versions
 from acpt_estimator.exceptions import ComputeTargetException, TrainingException, UserErrorException
-from acpt_estimator.job_checks import (check_arguments, check_entry_script, check_environment_variables,
-                                       check_source_directory)
+from acpt_estimator.job_checks import (check_arguments, check_compute_target, check_entry_script,
+                                       check_environment_variables, check_shm_size, check_source_directory)
+from acpt_estimator.package_specs import package_list
 from acpt_estimator.spec import ComputeSpec, JobSpec, Literal
 
 logger = logging.getLogger(__name__)
@@ -40,6 +41,10 @@ class _EstimatorBase:
         check_source_directory(self.source_directory)
         check_entry_script(p["entry_script"])
         check_environment_variables(p["environment_variables"])
+        check_compute_target(p["compute_target"])
+        check_shm_size(p["shm_size"])
+        package_list(p["pip_packages"], "pip_packages")
+        package_list(p["conda_packages"], "conda_packages", "['numpy=1.26']")
         self.framework_version = framework_version
         self._pip_requirements = self._read_pip_requirements(p)
         self._conda_file_text = self._read_conda_file(p)

@@ -1,0 +1,167 @@
+"""The snapshot, round 3 (issue 23): only regular files and folders, one listing with the uploader's own ignore
+rules, credentials found inside any text file (notebook outputs too), v1's limits for both backends."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import stat
+import threading
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from acpt_estimator import snapshot_guard
+from acpt_estimator.exceptions import SnapshotException
+from acpt_estimator.snapshot import copy_snapshot, list_snapshot
+from acpt_estimator.snapshot_guard import check_snapshot
+
+SAS = ("https://acct.blob.core.windows.net/data/x.csv?sv=2022-11-02&ss=b&srt=o&sp=r&se=2027-01-01T00:00:00Z"
+       "&sig=" + "Ab3dEf" * 7 + "%3D")
+AAD_SECRET = "Qx8Q~" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7"  # 31-34 characters after Q~
+
+
+@pytest.fixture()
+def src(tmp_path, monkeypatch):
+    for var in (snapshot_guard.ALLOW_SECRETS_VAR, snapshot_guard.NO_FILE_LIMIT_VAR):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv("ACPT_ESTIMATOR_HOME", str(tmp_path / "store"))
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "train.py").write_text("print('trained')\n")
+    return tmp_path / "src"
+
+
+def _refused(src, upload=True):
+    with pytest.raises(SnapshotException) as info:
+        check_snapshot(str(src), upload=upload)
+    return info.value.message
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="mknod needs root")
+def test_a_character_device_is_refused_by_name_never_read(src):
+    os.mknod(src / "zero", 0o600 | stat.S_IFCHR, os.makedev(1, 5))
+    for upload in (True, False):
+        assert "  - zero: character device" in _refused(src, upload)
+
+
+def test_a_fifo_is_refused_without_opening_it(src):
+    os.mkfifo(src / "pipe")
+    done = threading.Event()
+    thread = threading.Thread(target=lambda: (_refused(src), done.set()), daemon=True)
+    thread.start()
+    thread.join(20)
+    assert done.is_set(), "the snapshot check opened the FIFO and hung"
+    assert "  - pipe: FIFO (named pipe)" in _refused(src, upload=False)
+
+
+def test_sockets_and_link_loops_are_refused_by_name(src):
+    sock = socket.socket(socket.AF_UNIX)
+    sock.bind(str(src / "agent.sock"))
+    os.symlink("self", src / "self")  # ELOOP
+    (src / "pkg").mkdir()
+    os.symlink("..", src / "pkg" / "up")  # a folder link back to an ancestor
+    try:
+        message = _refused(src)
+    finally:
+        sock.close()
+    assert "  - agent.sock: socket" in message and "  - self: symbolic link loop" in message
+    assert "  - pkg/up: symbolic link loop (it leads back to '..')" in message
+
+
+def test_an_ignored_special_file_is_fine(src):
+    os.mkfifo(src / "pipe")
+    (src / ".amlignore").write_text("pipe\n")
+    assert check_snapshot(str(src)) == [".amlignore", "train.py"]
+
+
+def test_the_listing_is_the_uploaders_own_negations_included(src):
+    from azure.ai.ml._utils._asset_utils import get_ignore_file, get_upload_files_from_folder
+
+    (src / "secrets").mkdir()
+    (src / "secrets" / "keep.pem").write_text("-----BEGIN PRIVATE KEY-----\nMIIE\n-----END PRIVATE KEY-----\n")
+    (src / "secrets" / "other.txt").write_text("x")
+    (src / ".gitignore").write_text("secrets/\n!secrets/keep.pem\n")
+    uploaded = sorted(os.path.relpath(dest, "p") for _, dest in
+                      get_upload_files_from_folder(str(src), prefix="p", ignore_file=get_ignore_file(str(src))))
+    assert list_snapshot(str(src)).files == uploaded == [".gitignore", "secrets/keep.pem", "train.py"]
+    assert "  - secrets/keep.pem: private key" in _refused(src)
+
+
+_TREE_NAMES = st.sampled_from(["a", "b", "data", "x.log", "keep.txt", "n.ipynb"])
+_PATTERNS = st.sampled_from(["*.log", "data/", "!data/keep.txt", "a", "!a/x.log", "b/*", "!b/n.ipynb", "/keep.txt",
+                             "**/n.ipynb", "# comment", "", "!*.txt", "data"])
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(paths=st.lists(st.lists(_TREE_NAMES, min_size=1, max_size=3), min_size=1, max_size=8),
+       patterns=st.lists(_PATTERNS, max_size=5), link=st.booleans())
+def test_property_the_listing_equals_azure_ai_mls_upload_list(tmp_path_factory, paths, patterns, link):
+    from azure.ai.ml._utils._asset_utils import get_ignore_file, get_upload_files_from_folder
+
+    root = tmp_path_factory.mktemp("tree")
+    for parts in paths:
+        *folders, name = parts
+        folder = root.joinpath(*folders)
+        if any(p.is_file() for p in [root.joinpath(*folders[:i + 1]) for i in range(len(folders))]):
+            continue
+        folder.mkdir(parents=True, exist_ok=True)
+        if not folder.joinpath(name).is_dir():
+            folder.joinpath(name).write_text("x")
+    if link and (root / "data").is_dir() and not (root / "alias").exists():
+        os.symlink("data", root / "alias")  # a folder link inside: both walk it, matching by the real path
+    (root / ".amlignore").write_text("\n".join(patterns) + "\n")
+    uploaded = sorted(os.path.relpath(dest, "p") for _, dest in
+                      get_upload_files_from_folder(str(root), prefix="p", ignore_file=get_ignore_file(str(root))))
+    assert list_snapshot(str(root)).files == uploaded
+
+
+@pytest.mark.parametrize("name, text, what", [
+    ("analysis.ipynb", json.dumps({"cells": [{"cell_type": "code", "source": ["print(url)"], "outputs": [
+        {"output_type": "stream", "text": ["reading\n", SAS + "\n"]}]}]}, indent=1),
+     "Azure shared access signature (SAS) with its sig= (line 13)"),
+    ("notes.md", f"tenant: x\nclient secret: {AAD_SECRET}\n", "Azure AD (Entra ID) client secret (line 2)"),
+    ("call.sh", "curl -H 'Authorization: Bearer " + "eyJhbGciOi" * 4 + "' https://x\n", "bearer token (line 1)"),
+    ("settings.yaml", "storage:\n  account_key: " + "k" * 86 + "==\n", "Azure storage account key (line 2)"),
+    ("bus.cfg", "Endpoint=sb://x.servicebus.windows.net/;SharedAccessKeyName=all;SharedAccessKey=" + "Q" * 43 + "=",
+     "Azure connection string with a shared access key (line 1)"),
+])
+def test_credentials_in_any_text_file_are_refused_with_file_and_line(src, name, text, what):
+    (src / name).write_text(text)
+    message = _refused(src, upload=False)
+    assert f"  - {name}: {what}" in message
+    assert SAS not in message and AAD_SECRET not in message
+    if name.endswith(".ipynb"):
+        assert "jupyter nbconvert --clear-output --inplace" in message
+
+
+def test_entry_script_missing_or_ignored_is_refused_before_the_job_starts(src):
+    with pytest.raises(SnapshotException, match=r"entry_script='nope.py' is not in the snapshot .*no such file"):
+        check_snapshot(str(src), entry_script="nope.py")
+    (src / ".amlignore").write_text("*.py\n")
+    with pytest.raises(SnapshotException, match=r"entry_script='train.py' is not in the snapshot .*left out by "
+                                                r".*\.amlignore"):
+        check_snapshot(str(src), upload=False, entry_script="train.py")
+
+
+def test_a_binary_ignore_file_is_named(src):
+    (src / ".amlignore").write_bytes(b"\xff\xfe\x00data/\x00")
+    with pytest.raises(SnapshotException, match=r"\.amlignore is not a text file \(byte 0 is not UTF-8\).*UTF-8 text"):
+        check_snapshot(str(src))
+
+
+def test_one_size_limit_for_both_backends_by_apparent_size(src, tmp_path):
+    with open(src / "sparse.bin", "wb") as handle:
+        handle.truncate(400 * 1024 * 1024)  # 400 MB apparent, nothing on disk
+    for upload in (True, False):
+        message = _refused(src, upload)
+        assert "Your total snapshot size exceeds the limit of 300.0 MB (400.0 MB in 2 files)" in message
+        assert "http://aka.ms/aml-largefiles" in message
+
+
+def test_the_copy_takes_only_the_checked_list(src, tmp_path):
+    files = check_snapshot(str(src), upload=False)
+    os.mkfifo(src / "late")  # appears after the check: never opened
+    assert copy_snapshot(str(src), str(tmp_path / "copy"), files) == ["train.py"]
+    assert os.listdir(tmp_path / "copy") == ["train.py"]
