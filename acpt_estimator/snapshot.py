@@ -18,6 +18,7 @@ from .exceptions import ExperimentExecutionException, SnapshotException
 from .paths import is_inside
 
 IGNORE_FILES = (".amlignore", ".gitignore")
+DANGLING = "dangling symbolic link"
 _KINDS = ((stat.S_ISCHR, "character device"), (stat.S_ISBLK, "block device"), (stat.S_ISFIFO, "FIFO (named pipe)"),
           (stat.S_ISSOCK, "socket"))
 
@@ -143,7 +144,7 @@ def _unreadable(path: str, err: OSError, is_link: bool) -> str:
     if is_link and err.errno == errno.ELOOP:
         return "symbolic link loop"
     if is_link and err.errno == errno.ENOENT:
-        return f"dangling symbolic link (to {os.readlink(path)!r}, which does not exist)"
+        return f"{DANGLING} {path} -> {os.readlink(path)!r}, which does not exist"
     return f"unreadable ({os.strerror(err.errno or 0)})"
 
 

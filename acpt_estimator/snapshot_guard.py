@@ -7,9 +7,9 @@ import fnmatch
 import json
 import os
 
-from .exceptions import SnapshotException
+from .exceptions import ExperimentExecutionException, SnapshotException
 from .secret_content import find_in_file, read_regular
-from .snapshot import IGNORE_FILES, ignore_spec, list_snapshot, local_store_inside
+from .snapshot import DANGLING, IGNORE_FILES, ignore_spec, list_snapshot, local_store_inside
 
 MAX_SNAPSHOT_BYTES = 300 * 1024 * 1024  # v1 SNAPSHOT_MAX_SIZE_BYTES
 MAX_SNAPSHOT_FILES = 2000  # v1 SNAPSHOT_MAX_FILES
@@ -44,6 +44,11 @@ def check_snapshot(source_directory: str, upload: bool = True, entry_script: str
     and (for an ``upload``) the local run store. ``entry_script`` must be one of its files."""
     listing = list_snapshot(source_directory)
     ignore = _ignore_file_hint(source_directory)
+    dangling = [what for _, what in listing.refused if what.startswith(DANGLING)]
+    if dangling:  # as v1's snapshot failed on one: an execution error naming the link
+        raise ExperimentExecutionException(
+            f"source_directory holds a {'; '.join(dangling[:5])}. Remove the link, point it at an existing file, "
+            f"or list it in {ignore}.")
     if listing.refused:
         named = "\n".join(f"  - {rel}: {what}" for rel, what in listing.refused[:20])
         raise SnapshotException(
