@@ -12,8 +12,12 @@ Hierarchy (same names as ``azureml.exceptions``)::
      │    ├── RunEnvironmentException
      │    ├── WorkspaceException
      │    ├── V1NotSupportedException (a v1 member with no equivalent: names it and its v2 replacement)
+     │    ├── AuthenticationException
      │    └── OnnxExportError (acpt_estimator.onnx) ── OnnxVerificationError
-     ├── WebserviceException (v1 raised it for invalid model names too)
+     ├── HyperDriveException ── HyperDriveConfigException (also a UserErrorException)
+     ├── AzureMLAggregatedException, DatasetTimestampMissingError, DiscoveryUrlNotFoundException,
+     │   ModelNotFoundException, ParallelRunException, ProjectSystemException, ServiceException,
+     │   WebserviceException (v1 raised it for invalid model names too), WorkspacePrivateEndpointException
      ├── TrainingException
      ├── ActivityFailedException
      └── ExperimentExecutionException
@@ -63,7 +67,11 @@ class RunConfigurationException(UserErrorException):
     """A run configuration (distributed config, script run config) is invalid."""
 
 
-class HyperDriveConfigException(UserErrorException):
+class HyperDriveException(AzureMLException):
+    """v1's base of the HyperDrive exceptions (``azureml.train.hyperdrive.exceptions``)."""
+
+
+class HyperDriveConfigException(UserErrorException, HyperDriveException):
     """A HyperDrive configuration, sampling or policy is invalid."""
 
 
@@ -87,12 +95,51 @@ class V1NotSupportedException(UserErrorException):
     """A v1 member that has no equivalent here; the message names it, says why, and names the v2 replacement."""
 
 
+class AuthenticationException(UserErrorException):
+    """Credentials could not be obtained or were refused."""
+
+
+class AzureMLAggregatedException(AzureMLException):
+    """Several errors at once (v1 takes the list of messages)."""
+
+    def __init__(self, exceptions_list=(), **kwargs):
+        super().__init__("\n".join(str(e) for e in exceptions_list), **kwargs)
+
+
+class DatasetTimestampMissingError(AzureMLException):
+    """A time-series operation on a dataset without timestamp columns."""
+
+
+class DiscoveryUrlNotFoundException(AzureMLException):
+    """A service endpoint of the workspace could not be discovered."""
+
+
+class ModelNotFoundException(AzureMLException):
+    """A registered model could not be found."""
+
+
+class ParallelRunException(AzureMLException):
+    """Raised by v1 ParallelRunStep entry scripts (kept so their except clauses import)."""
+
+
+class ProjectSystemException(AzureMLException):
+    """A project folder or its configuration is unusable."""
+
+
+class ServiceException(AzureMLException):
+    """The service answered with an error."""
+
+
 class WebserviceException(AzureMLException):
     """A web service (deployment) operation failed; v1 also raised it for missing models."""
 
     def __init__(self, exception_message: str = "", status_code=None, logger=None, **kwargs):
         super().__init__(exception_message, **kwargs)
         self.status_code = status_code
+
+
+class WorkspacePrivateEndpointException(AzureMLException):
+    """A workspace private endpoint operation failed."""
 
 
 class ActivityFailedException(AzureMLException):
@@ -106,18 +153,28 @@ class ExperimentExecutionException(AzureMLException):
 __all__ = sorted(
     [
         "ActivityFailedException",
+        "AuthenticationException",
+        "AzureMLAggregatedException",
         "AzureMLException",
         "ComputeTargetException",
+        "DatasetTimestampMissingError",
+        "DiscoveryUrlNotFoundException",
         "ExperimentExecutionException",
         "HyperDriveConfigException",
+        "HyperDriveException",
+        "ModelNotFoundException",
         "ModelPathNotFoundException",
+        "ParallelRunException",
+        "ProjectSystemException",
         "RunConfigurationException",
         "RunEnvironmentException",
+        "ServiceException",
         "SnapshotException",
         "TrainingException",
         "UserErrorException",
         "V1NotSupportedException",
         "WebserviceException",
         "WorkspaceException",
+        "WorkspacePrivateEndpointException",
     ]
 )

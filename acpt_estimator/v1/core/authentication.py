@@ -8,6 +8,7 @@ import time
 from collections import namedtuple
 
 from acpt_estimator.exceptions import UserErrorException
+from acpt_estimator._lazy import lazy_names
 
 _AUTHORITIES = {"AzureCloud": None, "AzureChinaCloud": "login.chinacloudapi.cn",
                 "AzureUSGovernment": "login.microsoftonline.us"}
@@ -245,3 +246,11 @@ def to_credential(auth):
 __all__ = sorted(["AbstractAuthentication", "AccessToken", "ArmTokenAuthentication", "Audience",
                   "AzureCliAuthentication", "AzureMLTokenAuthentication", "InteractiveLoginAuthentication",
                   "MsiAuthentication", "ServicePrincipalAuthentication", "TokenAuthentication", "to_credential"])
+
+
+# v1 names this module also exported, defined elsewhere: resolved on first use (v1-importable.json).
+__getattr__, __dir__ = lazy_names(__name__, {
+    **dict.fromkeys(["AuthenticationException", "RunEnvironmentException", "UserErrorException"],
+        "acpt_estimator.exceptions"),
+    "NewLoggingLevel": "acpt_estimator.v1.core.util",
+})

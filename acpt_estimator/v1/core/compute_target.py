@@ -2,6 +2,7 @@
 
 from acpt_estimator.exceptions import ComputeTargetException
 from acpt_estimator.v1._refusal import refuse
+from acpt_estimator._lazy import lazy_names
 
 _LEGACY_WHY = "v1's legacy (run-configuration based) compute targets were retired; v2 jobs name their compute."
 _LEGACY_V2 = ("a compute name in the job (ComputeTarget(ws, name), command(compute=...)); attach VMs with "
@@ -48,3 +49,9 @@ def remove_legacy_compute_target(experiment, source_directory, compute_target_na
 
 __all__ = sorted(["AbstractComputeTarget", "ComputeTargetException", "LocalTarget", "attach_legacy_compute_target",
                   "is_compute_target_prepared", "prepare_compute_target", "remove_legacy_compute_target"])
+
+
+# v1 names this module also exported, defined elsewhere: resolved on first use (v1-importable.json).
+__getattr__, __dir__ = lazy_names(__name__, {
+    "UserErrorException": "acpt_estimator.exceptions",
+})

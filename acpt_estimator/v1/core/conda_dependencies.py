@@ -10,6 +10,7 @@ import re
 
 from acpt_estimator.environments import RUNTIME_PIP_PACKAGES
 from acpt_estimator.exceptions import UserErrorException
+from acpt_estimator._lazy import lazy_names
 
 logger = logging.getLogger(__name__)
 
@@ -20,6 +21,15 @@ CNTK_DEFAULT_VERSION = "2.7"
 TENSORFLOW_DEFAULT_VERSION = "2.2.0"
 CHANNELS, PACKAGES, PIP, PYTHON = "channels", "dependencies", "pip", "python"
 _VERSION = re.compile(r"(\d+)\.(\d+)(\.(\d+))?([ab](\d+))?$")
+# v1's other module constants, with v1's values (the framework versions are v1's defaults, not what jobs here get).
+VERSION_REGEX, PYTHON_PREFIX = _VERSION, PYTHON
+BASE_PROJECT_MODULE, BASE_PROJECT_FILE_RELATIVE_PATH = "azureml._project", "base_project_files/conda_dependencies.yml"
+LINUX_PLATFORM, WINDOWS_PLATFORM, CPU, GPU = "linux", "win32", "cpu", "gpu"
+PYTORCH_DEFAULT_VERSION, TORCHVISION_DEFAULT_VERSION, HOROVOD_DEFAULT_VERSION = "1.6.0", "0.7.0", "0.19.5"
+DEFAULT_CHAINER_VERSION, CUPY_DEFAULT_VERSION = "7.7.0", "cupy-cuda102"
+CNTK_PACKAGE_PREFIX, TENSORFLOW_PACKAGE_PREFIX, PYTORCH_PACKAGE_PREFIX = "cntk", "tensorflow", "torch"
+TORCHVISION_PACKAGE_PREFIX, CHAINER_PACKAGE_PREFIX = "torchvision", "chainer"
+INVALID_PATHON_MESSAGE = "Invalid python version {0},only accept '3.8'"  # sic: v1's name and text
 _VALID_KEYS = ("name", "channels", "dependencies", "prefix", "variables")
 _CORE_TYPES = ("cpu", "gpu")
 
@@ -353,3 +363,9 @@ def _validate_structure(data) -> None:
         if str(key) not in _VALID_KEYS:
             raise UserErrorException(f"Environment error: unknown {key} key in environment specification; "
                                      f"allowed keys are {list(_VALID_KEYS)}.")
+
+
+# v1 names this module also exported, defined elsewhere: resolved on first use (v1-importable.json).
+__getattr__, __dir__ = lazy_names(__name__, {
+    "UserErrorException": "acpt_estimator.exceptions",
+})

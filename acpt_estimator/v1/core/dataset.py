@@ -8,6 +8,7 @@ from acpt_estimator.exceptions import UserErrorException
 from acpt_estimator.v1._refusal import refused
 from acpt_estimator.v1.data.abstract_dataset import AbstractDataset
 from acpt_estimator.v1.data.dataset_factory import FileDatasetFactory, TabularDatasetFactory
+from acpt_estimator._lazy import lazy_names
 
 logger = logging.getLogger(__name__)
 _LEGACY_PROFILE = ("dataset profiles and snapshots were computed by v1 services that v2 dropped.",
@@ -170,3 +171,10 @@ class Dataset:
 
     def __repr__(self) -> str:
         return repr(self._dataset)
+
+
+# v1 names this module also exported, defined elsewhere: resolved on first use (v1-importable.json).
+__getattr__, __dir__ = lazy_names(__name__, {
+    **dict.fromkeys(["FileEncoding", "HistogramCompareMethod", "PromoteHeadersBehavior", "SkipLinesBehavior"],
+        "acpt_estimator.v1.data.dataset_type_definitions"),
+})

@@ -11,6 +11,7 @@ from acpt_estimator.names import check
 from acpt_estimator.paths import relative_parts
 from acpt_estimator.v1._refusal import refused
 from acpt_estimator.v1.data.data_reference import DataReference
+from acpt_estimator._lazy import lazy_names
 
 logger = logging.getLogger(__name__)
 _warned_datastore_as = set()
@@ -242,3 +243,9 @@ def _typed(workspace, name, fields) -> Datastore:
         return store
     return cls(workspace, name, fields.get("container_name"), fields.get("account_name"),
                protocol=fields.get("protocol"), endpoint=fields.get("endpoint"))
+
+
+# v1 names this module also exported, defined elsewhere: resolved on first use (v1-importable.json).
+__getattr__, __dir__ = lazy_names(__name__, {
+    "UserErrorException": "acpt_estimator.exceptions",
+})

@@ -22,6 +22,7 @@ from acpt_estimator.v1.core._environment_sections import (  # noqa: F401 (v1 nam
     PythonEnvironment, PythonSection, RCranPackage, RGitHubPackage, RSection, SparkEnvironment, SparkPackage,
     SparkSection, variables_property)
 from acpt_estimator.v1.core.conda_dependencies import CondaDependencies
+from acpt_estimator._lazy import lazy_names
 
 logger = logging.getLogger(__name__)
 DEFAULT_CPU_IMAGE = engine.DEFAULT_CPU_IMAGE
@@ -424,3 +425,13 @@ def yaml_load(text: str) -> dict:
 __all__ = ["CondaDependencies", "DockerBuildContext", "DockerEnvironment", "DockerImageDetails", "DockerImagePlatform",
            "DockerSection", "Environment", "EnvironmentReference", "ImageBuildDetails", "PythonEnvironment", "PythonSection",
            "RCranPackage", "RGitHubPackage", "RSection", "SparkEnvironment", "SparkPackage", "SparkSection"]
+
+
+# v1 names this module also exported, defined elsewhere: resolved on first use (v1-importable.json).
+__getattr__, __dir__ = lazy_names(__name__, {
+    **dict.fromkeys(["AzureMLException", "UserErrorException"], "acpt_estimator.exceptions"),
+    "PYTHON_DEFAULT_VERSION": "acpt_estimator.v1.core.conda_dependencies",
+    "DEFAULT_GPU_IMAGE": "acpt_estimator.v1.core._images",
+    "ContainerRegistry": "acpt_estimator.v1.core.container_registry",
+    "DatabricksSection": "acpt_estimator.v1.core.databricks",
+})

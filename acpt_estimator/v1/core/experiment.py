@@ -7,6 +7,7 @@ from acpt_estimator.names import is_valid, suggest
 from acpt_estimator.target import backend_for
 from acpt_estimator.tracking import tags_match
 from acpt_estimator.v1._refusal import refuse, refused
+from acpt_estimator._lazy import lazy_names
 
 _NO_ARCHIVE = ("azure-ai-ml has no experiment archive/delete operation.",
                "the Azure ML studio's Experiments page (Archive / Delete), or mlflow.delete_experiment(id) with "
@@ -153,3 +154,11 @@ def submit_spec(spec, experiment):
     from acpt_estimator import backends
 
     return backends.get(backend_for(spec.compute.target)).submit(spec, experiment)
+
+
+# v1 names this module also exported, defined elsewhere: resolved on first use (v1-importable.json).
+__getattr__, __dir__ = lazy_names(__name__, {
+    "UserErrorException": "acpt_estimator.exceptions",
+    "ComputeInstance": "acpt_estimator.v1.core.compute.computeinstance",
+    "DEFAULT_GPU_IMAGE": "acpt_estimator.v1.core.environment",
+})

@@ -1,6 +1,7 @@
 """v1 ``azureml.core.linked_service``: Synapse workspace links, refused with the v2 replacement."""
 
 from acpt_estimator.v1._refusal import refused_class
+from acpt_estimator._lazy import lazy_names
 
 _WHY = "linked services connected v1 workspaces to Synapse for v1 pipelines."
 _V2 = ("attach the Synapse Spark pool with azure.ai.ml.entities.SynapseSparkCompute and "
@@ -8,5 +9,12 @@ _V2 = ("attach the Synapse Spark pool with azure.ai.ml.entities.SynapseSparkComp
 LinkedService = refused_class("LinkedService", _WHY, _V2, module=__name__)
 SynapseWorkspaceLinkedServiceConfiguration = refused_class("SynapseWorkspaceLinkedServiceConfiguration", _WHY, _V2,
                                                            module=__name__)
+LinkedServiceConfiguration = refused_class("LinkedServiceConfiguration", _WHY, _V2, module=__name__)
 
-__all__ = ["LinkedService", "SynapseWorkspaceLinkedServiceConfiguration"]
+__all__ = ["LinkedService", "LinkedServiceConfiguration", "SynapseWorkspaceLinkedServiceConfiguration"]
+
+
+# v1 names this module also exported, defined elsewhere: resolved on first use (v1-importable.json).
+__getattr__, __dir__ = lazy_names(__name__, {
+    "UserErrorException": "acpt_estimator.exceptions",
+})

@@ -10,6 +10,7 @@ from acpt_estimator.exceptions import UserErrorException
 from acpt_estimator.unsupported import InferenceConfig  # noqa: F401 (v1 azureml.core.model exports it)
 from acpt_estimator.v1._refusal import refused, refused_class
 from acpt_estimator.v1.core import _model_store
+from acpt_estimator._lazy import lazy_names
 
 _DEPLOY_WHY = "acpt-estimator runs v1 training code, not deployment."
 _DEPLOY_V2 = ("managed online endpoints: ml_client.online_endpoints.begin_create_or_update(ManagedOnlineEndpoint(...)) "
@@ -247,3 +248,26 @@ def _matches(record, tags, properties, run_id, model_framework) -> bool:
 
 
 __all__ = ["InferenceConfig", "Model", "ModelPackage"]
+
+
+# v1: where Model.get_model_path looks first (AML_APP_ROOT is set in v1 deployments).
+MODELS_DIR = os.path.join(os.environ.get("AML_APP_ROOT", ""), "azureml-models")
+
+
+# v1 names this module also exported, defined elsewhere: resolved on first use (v1-importable.json).
+__getattr__, __dir__ = lazy_names(__name__, {
+    **dict.fromkeys(["MAX_PROFILE_CPU", "MAX_PROFILE_MEMORY", "MIN_PROFILE_CPU", "MIN_PROFILE_MEMORY", "ModelProfile"],
+        "acpt_estimator.v1.core.profile"),
+    **dict.fromkeys(["ModelNotFoundException", "RunEnvironmentException", "UserErrorException", "WebserviceException"],
+        "acpt_estimator.exceptions"),
+    "AksCompute": "acpt_estimator.v1.core.compute._refused",
+    "ContainerRegistry": "acpt_estimator.v1.core.container_registry",
+    "Dataset": "acpt_estimator.v1.core.dataset",
+    "Environment": "acpt_estimator.v1.core.environment",
+    "Experiment": "acpt_estimator.v1.core.experiment",
+    "ResourceConfiguration": "acpt_estimator.v1.core.resource_configuration",
+    "get_run": "acpt_estimator.v1.core.run",
+    "DatasetSnapshot": "acpt_estimator.v1.data.dataset_snapshot",
+    "FileDataset": "acpt_estimator.v1.data.file_dataset",
+    "TabularDataset": "acpt_estimator.v1.data.tabular_dataset",
+})

@@ -11,8 +11,13 @@ from acpt_estimator.names import check
 from acpt_estimator.tracking import V1Logging
 from acpt_estimator.v1._refusal import refuse, refused
 from acpt_estimator.v1.core._offline_run import _OfflineRun  # noqa: F401 - v1 defines it in this module
+from acpt_estimator._lazy import lazy_names
 
 TERMINAL_STATUSES = ("Completed", "Failed", "Canceled")
+# v1's module constants: the statuses of a run still going, and of one finishing.
+RUNNING_STATES = ["NotStarted", "Queued", "Preparing", "Provisioning", "Starting", "Running", "Unapproved",
+                  "NotResponding", "Pausing", "Paused"]
+POST_PROCESSING_STATES = ["CancelRequested", "Finalizing"]
 LOG_PREFIXES = ("azureml-logs/", "logs/", "user_logs/", "system_logs/")
 _NO_SNAPSHOTS = ("v2 jobs keep their code as a code asset, not as run snapshots.",
                  "ml_client.jobs.download(run_id, all=True) (downloads the job's code and outputs)")
@@ -377,3 +382,15 @@ class OutputDatasets(dict):
 
 class LinkOutput:
     """v1's marker for a run output linked to a dataset; v2 job outputs name their data asset directly."""
+
+
+# v1 names this module also exported, defined elsewhere: resolved on first use (v1-importable.json).
+__getattr__, __dir__ = lazy_names(__name__, {
+    **dict.fromkeys(["ActivityFailedException", "ExperimentExecutionException", "RunEnvironmentException",
+        "SnapshotException", "UserErrorException"], "acpt_estimator.exceptions"),
+    "Datastore": "acpt_estimator.v1.core.datastore",
+    "Environment": "acpt_estimator.v1.core.environment",
+    "Keyvault": "acpt_estimator.v1.core.keyvault",
+    "AbstractDataset": "acpt_estimator.v1.data.abstract_dataset",
+    "DataPath": "acpt_estimator.v1.data.datapath",
+})

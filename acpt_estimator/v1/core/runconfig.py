@@ -18,11 +18,17 @@ from acpt_estimator.v1.core._runconfig_sections import (  # noqa: F401 (v1 names
 from acpt_estimator.v1.core._environment_sections import variables_property
 from acpt_estimator.v1.core.container_registry import ContainerRegistry
 from acpt_estimator.v1.core.environment import Environment
+from acpt_estimator._lazy import lazy_names
 
 logger = logging.getLogger(__name__)
 DEFAULT_MAX_RUN_DURATION_SECONDS = 2592000  # 30 days, v1's default
 RUNCONFIG_EXTENSION = ".runconfig"
 _MPI_COMMUNICATORS = ("intelmpi", "openmpi", "mpi")
+# v1's module constants, with v1's values.
+LOCAL_RUNCONFIG_NAME = "local"
+SUPPORTED_DATAREF_MODES = ["mount", "download", "upload"]
+SUPPORTED_DELIVERY_MECHANISM = ["direct", "mount", "download", "upload"]
+SUPPORTED_PYTORCH_BACKENDS = ["nccl", "gloo"]
 
 
 class EnvironmentDefinition(Environment):
@@ -161,3 +167,22 @@ __all__ = ["AmlComputeConfiguration", "ApplicationEndpointConfiguration", "Azure
            "MpiConfiguration", "OutputData", "OutputOptions", "ParallelTaskConfiguration", "PyTorchConfiguration",
            "RegistrationOptions", "RunConfiguration", "SparkConfiguration", "TensorflowConfiguration", "UploadOptions",
            "Uri"]
+
+
+# v1 names this module also exported, defined elsewhere: resolved on first use (v1-importable.json).
+__getattr__, __dir__ = lazy_names(__name__, {
+    **dict.fromkeys(["DatabricksCluster", "DatabricksEnvironment", "DatabricksSection", "EggLibrary", "JarLibrary",
+        "MavenLibrary", "PyPiLibrary", "RCranLibrary"], "acpt_estimator.v1.core.databricks"),
+    **dict.fromkeys(["DockerEnvironment", "DockerSection", "PythonEnvironment", "PythonSection", "SparkEnvironment",
+        "SparkSection"], "acpt_estimator.v1.core._environment_sections"),
+    **dict.fromkeys(["DEFAULT_CPU_IMAGE", "DEFAULT_GPU_IMAGE", "Environment"], "acpt_estimator.v1.core.environment"),
+    **dict.fromkeys(["MPI_CPU_IMAGE", "MPI_GPU_IMAGE"], "acpt_estimator.v1.core._images"),
+    **dict.fromkeys(["RunConfigurationException", "UserErrorException"], "acpt_estimator.exceptions"),
+    "ComputeTarget": "acpt_estimator.v1.core.compute.compute",
+    "AbstractComputeTarget": "acpt_estimator.v1.core.compute_target",
+    "CondaDependencies": "acpt_estimator.v1.core.conda_dependencies",
+    "Cr": "acpt_estimator.v1.core.container_registry:ContainerRegistry",
+    "Run": "acpt_estimator.v1.core.run",
+    "DatacacheConsumptionConfig": "acpt_estimator.v1.data.datacache_consumption_config",
+    "DatasetConsumptionConfig": "acpt_estimator.v1.data.dataset_consumption_config",
+})

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from acpt_estimator.v1.core.run import Run
+from acpt_estimator._lazy import lazy_names
 
 
 class ScriptRun(Run):
@@ -10,3 +11,11 @@ class ScriptRun(Run):
 
     _reopens_by_id = True
     RUN_TYPE = "azureml.scriptrun"
+
+
+# v1 names this module also exported, defined elsewhere: resolved on first use (v1-importable.json).
+__getattr__, __dir__ = lazy_names(__name__, {
+    **dict.fromkeys(["AzureMLException", "UserErrorException"], "acpt_estimator.exceptions"),
+    "Run": "acpt_estimator.v1.core.run",
+    "RunConfiguration": "acpt_estimator.v1.core.runconfig",
+})

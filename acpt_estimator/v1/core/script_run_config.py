@@ -17,6 +17,7 @@ from acpt_estimator.exceptions import RunConfigurationException, TrainingExcepti
 from acpt_estimator.v1.core._runconfig_sections import Data, DataReferenceConfiguration, OutputData
 from acpt_estimator.v1.core.runconfig import DEFAULT_MAX_RUN_DURATION_SECONDS, DockerConfiguration, RunConfiguration
 from acpt_estimator.spec import ComputeSpec, JobSpec, Literal
+from acpt_estimator._lazy import lazy_names
 
 logger = logging.getLogger(__name__)
 
@@ -273,3 +274,14 @@ def get_run_config_from_script_run(script_run):
     raise UserErrorException(
         f"get_run_config_from_script_run({script_run!r}): the run does not carry the configuration it was submitted "
         "with (runs reopened by id do not). Keep the ScriptRunConfig and read its .run_config.")
+
+
+# v1 names this module also exported, defined elsewhere: resolved on first use (v1-importable.json).
+__getattr__, __dir__ = lazy_names(__name__, {
+    **dict.fromkeys(["Data", "DatacacheConfiguration", "DockerConfiguration", "EnvironmentDefinition",
+        "MpiConfiguration", "PyTorchConfiguration", "RunConfiguration", "TensorflowConfiguration"],
+        "acpt_estimator.v1.core.runconfig"),
+    **dict.fromkeys(["RunConfigurationException", "UserErrorException"], "acpt_estimator.exceptions"),
+    **dict.fromkeys(["DataPath", "DataPathComputeBinding"], "acpt_estimator.v1.data.datapath"),
+    "DatacacheConsumptionConfig": "acpt_estimator.v1.data.datacache_consumption_config",
+})

@@ -11,6 +11,7 @@ from acpt_estimator.target import local_mode, offline_mode
 from acpt_estimator.v1._refusal import refused
 from acpt_estimator.v1.core.compute import AmlCompute, ComputeTarget
 from acpt_estimator.v1.core.datastore import Datastore
+from acpt_estimator._lazy import lazy_names
 
 _CONFIG_DIRS = (".azureml", "aml_config", "")
 _CONFIG_FILES = ("config.json", "project.json")
@@ -18,6 +19,7 @@ _SCOPE = re.compile(r"/subscriptions/(?P<s>[^/]+)/resourceGroups/(?P<rg>[^/]+)/p
                     re.IGNORECASE)
 LOCAL_WORKSPACE_NAME = "local"
 LOCAL_LOCATION = "local"  # what ws.location reads offline (v1 code concatenates it, so never None)
+WORKSPACE_DEFAULT_BLOB_STORE_NAME = "workspaceblobstore"  # v1's name of the default datastore
 _NETWORK_WHY = "workspace networking is managed outside training code."
 _NETWORK_V2 = "azure.ai.ml.entities.PrivateEndpoint with ml_client.workspaces.begin_update, or the Azure portal"
 _CONNECTION_WHY = "v1's workspace connections became v2 connection objects."
@@ -373,3 +375,18 @@ def _parse_config(config: dict, config_path: str):
     raise UserErrorException(
         f"{config_path} must contain subscription_id, resource_group and workspace_name (or a Scope ARM id). "
         "Download a fresh config.json from the Azure ML studio's workspace overview.")
+
+
+# v1 names this module also exported, defined elsewhere: resolved on first use (v1-importable.json).
+__getattr__, __dir__ = lazy_names(__name__, {
+    **dict.fromkeys(["ProjectSystemException", "UserErrorException", "WorkspaceException"],
+        "acpt_estimator.exceptions"),
+    **dict.fromkeys(["Image", "Webservice"], "acpt_estimator.unsupported"),
+    "InteractiveLoginAuthentication": "acpt_estimator.v1.core.authentication",
+    "AmlCompute": "acpt_estimator.v1.core.compute.amlcompute",
+    "ComputeTarget": "acpt_estimator.v1.core.compute.compute",
+    "Dataset": "acpt_estimator.v1.core.dataset",
+    "Keyvault": "acpt_estimator.v1.core.keyvault",
+    "LinkedService": "acpt_estimator.v1.core.linked_service",
+    "Model": "acpt_estimator.v1.core.model",
+})

@@ -10,6 +10,7 @@ from acpt_estimator.datastore_paths import is_local_workspace
 from acpt_estimator.exceptions import UserErrorException
 from acpt_estimator.v1._refusal import refused
 from acpt_estimator.v1.data.dataset_consumption_config import DatasetConsumptionConfig
+from acpt_estimator._lazy import lazy_names
 
 __all__ = ["AbstractDataset"]
 
@@ -255,3 +256,11 @@ def _folder_of(path: str) -> str:
 
 def is_local(dataset) -> bool:
     return dataset.workspace is None or is_local_workspace(dataset.workspace)
+
+
+# v1 names this module also exported, defined elsewhere: resolved on first use (v1-importable.json).
+__getattr__, __dir__ = lazy_names(__name__, {
+    **dict.fromkeys(["RunEnvironmentException", "UserErrorException"], "acpt_estimator.exceptions"),
+    **dict.fromkeys(["FileDatasetFactory", "TabularDatasetFactory"], "acpt_estimator.v1.data.dataset_factory"),
+    "DatasetConsumptionConfig": "acpt_estimator.v1.data.dataset_consumption_config",
+})

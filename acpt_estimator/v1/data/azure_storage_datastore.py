@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from acpt_estimator.v1.core.datastore import Datastore
+from acpt_estimator._lazy import lazy_names
 
 
 class AbstractAzureStorageDatastore(Datastore):
@@ -49,3 +50,15 @@ class AzureFileDatastore(AbstractAzureStorageDatastore):
 
 
 __all__ = ["AbstractAzureStorageDatastore", "AzureBlobDatastore", "AzureFileDatastore"]
+
+
+# v1's kinds of a blob path (values kept).
+FOLDER, EMPTY_FILE, FILE = 0, 1, 2
+
+
+# v1 names this module also exported, defined elsewhere: resolved on first use (v1-importable.json).
+__getattr__, __dir__ = lazy_names(__name__, {
+    "UserErrorException": "acpt_estimator.exceptions",
+    "AbstractDatastore": "acpt_estimator.v1.data.abstract_datastore",
+    "DataReference": "acpt_estimator.v1.data.data_reference",
+})

@@ -7,6 +7,7 @@ import attrs
 from acpt_estimator.v1.core.datastore import Datastore
 from acpt_estimator.paths import relative_parts
 from acpt_estimator.v1.data.data_reference import DataReference
+from acpt_estimator._lazy import lazy_names
 
 
 def _inside(path) -> None:
@@ -55,3 +56,9 @@ class DataPathComputeBinding:
     @staticmethod
     def create_from_data_reference(data_reference) -> "DataPathComputeBinding":
         return DataPathComputeBinding(data_reference.mode, data_reference.path_on_compute, data_reference.overwrite)
+
+
+# v1 names this module also exported, defined elsewhere: resolved on first use (v1-importable.json).
+__getattr__, __dir__ = lazy_names(__name__, {
+    "DataReference": "acpt_estimator.v1.data.data_reference",
+})

@@ -7,6 +7,7 @@ import attrs
 from acpt_estimator.datastore_paths import check_input_name
 from acpt_estimator.exceptions import UserErrorException
 from acpt_estimator.v1._refusal import refused
+from acpt_estimator._lazy import lazy_names
 
 
 @attrs.define(eq=False)
@@ -42,3 +43,9 @@ class DatasetConsumptionConfig:
 
     def __str__(self) -> str:
         return f"DatasetConsumptionConfig:{self.name}"
+
+
+# v1 names this module also exported, defined elsewhere: resolved on first use (v1-importable.json).
+__getattr__, __dir__ = lazy_names(__name__, {
+    **dict.fromkeys(["DIRECT_MODE", "DOWNLOAD_MODE", "HDFS_MODE", "MOUNT_MODE"], "acpt_estimator.v1.data.constants"),
+})

@@ -8,6 +8,7 @@ from acpt_estimator.v1._refusal import refused
 from acpt_estimator.v1.data.dataset_type_definitions import CODECS, FileEncoding, PromoteHeadersBehavior
 from acpt_estimator.v1.data.file_dataset import FileDataset
 from acpt_estimator.v1.data.tabular_dataset import TabularDataset
+from acpt_estimator._lazy import lazy_names
 
 __all__ = ["DataType", "FileDatasetFactory", "TabularDatasetFactory"]
 
@@ -219,3 +220,14 @@ class FileDatasetFactory:
             datastore.upload_files(files, relative_root=src_dir, target_path=path, overwrite=overwrite,
                                    show_progress=show_progress)
         return FileDataset(paths=((datastore, f"{path.rstrip('/')}/**" if path else "**"),))
+
+
+# v1 names this module also exported, defined elsewhere: resolved on first use (v1-importable.json).
+__getattr__, __dir__ = lazy_names(__name__, {
+    "UserErrorException": "acpt_estimator.exceptions",
+    "AbstractDatastore": "acpt_estimator.v1.data.abstract_datastore",
+    "AzurePostgreSqlDatastore": "acpt_estimator.v1.data.azure_postgre_sql_datastore",
+    "DataReference": "acpt_estimator.v1.data.data_reference",
+    "DataPath": "acpt_estimator.v1.data.datapath",
+    "PromoteHeadersBehavior": "acpt_estimator.v1.data.dataset_type_definitions",
+})

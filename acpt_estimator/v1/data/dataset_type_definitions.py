@@ -2,7 +2,7 @@
 
 from enum import Enum
 
-__all__ = ["FileEncoding", "PromoteHeadersBehavior", "SkipLinesBehavior"]
+__all__ = ["FileEncoding", "FileType", "HistogramCompareMethod", "PromoteHeadersBehavior", "SkipLinesBehavior"]
 
 
 class PromoteHeadersBehavior(Enum):
@@ -29,6 +29,24 @@ class FileEncoding(Enum):
     UTF32 = 5
     UTF8BOM = 6
     WINDOWS1252 = 7
+
+
+class HistogramCompareMethod(Enum):
+    """v1's distance metrics of Dataset.compare_profiles (values kept; profiles are refused here)."""
+
+    WASSERSTEIN = 0
+    ENERGY = 1
+
+
+class FileType(Enum):
+    """Deprecated in v1 (strings replaced it); values kept."""
+
+    GENERIC_CSV = "GenericCSV"
+    GENERIC_CSV_NO_HEADER = "GenericCSVNoHeader"
+    GENERIC_TSV = "GenericTSV"
+    GENERIC_TSV_NO_HEADER = "GenericTSVNoHeader"
+    ZIP = "Zip"
+    UNKNOWN = "Unknown"
 
 
 # Python codec names of v1's encodings ("utf8" and friends as v1 also took strings).

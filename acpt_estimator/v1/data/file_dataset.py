@@ -14,6 +14,7 @@ from acpt_estimator.names import v2_name
 from acpt_estimator.v1._refusal import refused
 from acpt_estimator.v1.data.abstract_dataset import _NO_CACHE, _NO_EXPRESSIONS, AbstractDataset
 from acpt_estimator.v1.data.dataset_consumption_config import DatasetConsumptionConfig
+from acpt_estimator._lazy import lazy_names
 
 logger = logging.getLogger(__name__)
 
@@ -120,3 +121,13 @@ class MountContext:
     def __exit__(self, *exc) -> bool:
         self.stop()
         return False
+
+
+FILENAME_LENGTH_ERROR_MESSAGE = "exceeds the maximum allowed length"  # v1: text of an OS error it recognised
+
+
+# v1 names this module also exported, defined elsewhere: resolved on first use (v1-importable.json).
+__getattr__, __dir__ = lazy_names(__name__, {
+    "UserErrorException": "acpt_estimator.exceptions",
+    "AbstractDataset": "acpt_estimator.v1.data.abstract_dataset",
+})

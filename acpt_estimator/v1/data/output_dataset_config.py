@@ -10,6 +10,7 @@ from acpt_estimator.datastore_paths import check_input_name
 from acpt_estimator.names import check
 from acpt_estimator.exceptions import UserErrorException
 from acpt_estimator.v1._refusal import refuse, refused
+from acpt_estimator._lazy import lazy_names
 
 __all__ = ["HDFSOutputDatasetConfig", "LinkFileOutputDatasetConfig", "LinkTabularOutputDatasetConfig", "MountOptions",
            "OutputDatasetConfig", "OutputFileDatasetConfig", "OutputTabularDatasetConfig", "RegistrationConfiguration",
@@ -167,3 +168,12 @@ class LinkFileOutputDatasetConfig(OutputDatasetConfig):
 class LinkTabularOutputDatasetConfig(OutputDatasetConfig):
     __init__ = refused("LinkTabularOutputDatasetConfig", "linked outputs (Synapse/Spark) are not supported.",
                        "OutputFileDatasetConfig(...).read_delimited_files() / a v2 mltable output")
+
+
+# v1 names this module also exported, defined elsewhere: resolved on first use (v1-importable.json).
+__getattr__, __dir__ = lazy_names(__name__, {
+    **dict.fromkeys(["DIRECT_MODE", "HDFS_MODE", "LINK_MODE", "MOUNT_MODE", "UPLOAD_MODE"],
+        "acpt_estimator.v1.data.constants"),
+    "AbstractDataset": "acpt_estimator.v1.data.abstract_dataset",
+    "PromoteHeadersBehavior": "acpt_estimator.v1.data.dataset_type_definitions",
+})

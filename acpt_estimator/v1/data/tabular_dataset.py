@@ -7,6 +7,7 @@ import datetime
 from acpt_estimator.exceptions import UserErrorException
 from acpt_estimator.v1._refusal import refused
 from acpt_estimator.v1.data.abstract_dataset import AbstractDataset
+from acpt_estimator._lazy import lazy_names
 
 _PANDAS = "the pandas DataFrame of dataset.to_pandas_dataframe()"
 _NO_PROFILE = ("dataset profiles were computed by v1's profiling runs, which v2 dropped.",
@@ -121,3 +122,11 @@ def _columns(member: str, columns) -> list:
     if not items or not all(isinstance(c, str) for c in items):
         raise UserErrorException(f"{member}(columns={columns!r}): pass a column name or a list of names.")
     return items
+
+
+# v1 names this module also exported, defined elsewhere: resolved on first use (v1-importable.json).
+__getattr__, __dir__ = lazy_names(__name__, {
+    **dict.fromkeys(["DatasetTimestampMissingError", "UserErrorException"], "acpt_estimator.exceptions"),
+    "AbstractDataset": "acpt_estimator.v1.data.abstract_dataset",
+    "FileDataset": "acpt_estimator.v1.data.file_dataset",
+})

@@ -1,2 +1,2 @@
-"""Shim for ``azureml.core.container_registry``."""
-from acpt_estimator.v1.core.container_registry import ContainerRegistry, RegistryIdentity  # noqa: F401
+"""Shim for ``azureml.core.container_registry``: re-exports ``acpt_estimator.v1.core.container_registry``."""
+from acpt_estimator.v1.core.container_registry import *  # noqa: F401,F403

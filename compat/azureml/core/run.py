@@ -1,2 +1,3 @@
-"""Shim for ``azureml.core.run``: ``Run.get_context()`` inside jobs, ``Run.get``/``get_run`` outside."""
-from acpt_estimator.v1.core.run import InputDatasets, LinkOutput, OutputDatasets, Run, _OfflineRun, get_run  # noqa: F401
+"""Shim for ``azureml.core.run``: re-exports ``acpt_estimator.v1.core.run``."""
+from acpt_estimator.v1.core.run import *  # noqa: F401,F403
+from acpt_estimator.v1.core.run import __dir__, __getattr__  # noqa: F401

@@ -8,6 +8,7 @@ import re
 from acpt_estimator.exceptions import ComputeTargetException
 from acpt_estimator.v1._refusal import refused
 from acpt_estimator.v1.core.compute.compute import ComputeTarget, ComputeTargetProvisioningConfiguration, logger
+from acpt_estimator._lazy import lazy_names
 
 _QUOTA_V2 = "ml_client.compute.list_usage() to read quotas; quota changes are made in the Azure portal (Quotas)"
 _NODE_STATES = ("idle", "leaving", "preempted", "preparing", "running", "unusable")
@@ -294,3 +295,11 @@ def supported_vmsizes(workspace, location, compute_type) -> list:
 
 __all__ = ["AmlCompute", "AmlComputeNodeStateCounts", "AmlComputeProvisioningConfiguration", "AmlComputeStatus",
            "ScaleSettings"]
+
+
+# v1 names this module also exported, defined elsewhere: resolved on first use (v1-importable.json).
+__getattr__, __dir__ = lazy_names(__name__, {
+    **dict.fromkeys(["ComputeTarget", "ComputeTargetProvisioningConfiguration"],
+        "acpt_estimator.v1.core.compute.compute"),
+    "ComputeTargetException": "acpt_estimator.exceptions",
+})

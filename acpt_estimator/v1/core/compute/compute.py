@@ -6,6 +6,7 @@ import logging
 
 from acpt_estimator.exceptions import ComputeTargetException
 from acpt_estimator.v1._refusal import refused
+from acpt_estimator._lazy import lazy_names
 
 logger = logging.getLogger(__name__)
 
@@ -324,3 +325,11 @@ def _lookup(workspace, name):
 
 
 __all__ = ["ComputeTarget", "ComputeTargetException", "ComputeTargetProvisioningConfiguration"]
+
+
+# v1 names this module also exported, defined elsewhere: resolved on first use (v1-importable.json).
+__getattr__, __dir__ = lazy_names(__name__, {
+    **dict.fromkeys(["ComputeTargetAttachConfiguration", "ComputeTargetUpdateConfiguration"],
+        "acpt_estimator.v1.core.compute._attach"),
+    "UserErrorException": "acpt_estimator.exceptions",
+})

@@ -6,6 +6,7 @@ from acpt_estimator.exceptions import ComputeTargetException
 from acpt_estimator.v1._refusal import refused
 from acpt_estimator.v1.core.compute.amlcompute import supported_vmsizes
 from acpt_estimator.v1.core.compute.compute import ComputeTarget, ComputeTargetProvisioningConfiguration
+from acpt_estimator._lazy import lazy_names
 
 _DOCS = "https://docs.microsoft.com/azure/machine-learning/concept-compute-instance"
 
@@ -138,3 +139,11 @@ class ComputeInstance(ComputeTarget):
 
 
 __all__ = ["ComputeInstance", "ComputeInstanceProvisioningConfiguration", "ComputeInstanceStatus"]
+
+
+# v1 names this module also exported, defined elsewhere: resolved on first use (v1-importable.json).
+__getattr__, __dir__ = lazy_names(__name__, {
+    **dict.fromkeys(["AuthenticationException", "ComputeTargetException"], "acpt_estimator.exceptions"),
+    **dict.fromkeys(["ComputeTarget", "ComputeTargetProvisioningConfiguration"],
+        "acpt_estimator.v1.core.compute.compute"),
+})

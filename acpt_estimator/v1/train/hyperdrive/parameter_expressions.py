@@ -6,6 +6,7 @@ import math
 import numbers
 
 from acpt_estimator.exceptions import HyperDriveConfigException
+from acpt_estimator._lazy import lazy_names
 
 
 def _number(name: str, value, what: str):
@@ -106,3 +107,11 @@ def check_expression(name: str, expression) -> tuple[str, list]:
 
 KINDS = ("choice", "randint", "uniform", "quniform", "loguniform", "qloguniform", "normal", "qnormal", "lognormal",
          "qlognormal")
+
+
+# v1 names this module also exported, defined elsewhere: resolved on first use (v1-importable.json).
+__getattr__, __dir__ = lazy_names(__name__, {
+    **dict.fromkeys(["InvalidConfigSetting", "MissingChoiceValues"],
+        "acpt_estimator.v1.train.hyperdrive.error_definition"),
+    "HyperDriveConfigException": "acpt_estimator.exceptions",
+})

@@ -5,6 +5,7 @@ from __future__ import annotations
 import enum
 
 from acpt_estimator.exceptions import HyperDriveConfigException
+from acpt_estimator._lazy import lazy_names
 
 
 class PrimaryMetricGoal(enum.Enum):
@@ -94,3 +95,13 @@ class TruncationSelectionPolicy(EarlyTerminationPolicy):
         props = super().properties
         props.update({"truncation_percentage": self.truncation_percentage, "exclude_finished_jobs": False})
         return props
+
+
+# v1 names this module also exported, defined elsewhere: resolved on first use (v1-importable.json).
+__getattr__, __dir__ = lazy_names(__name__, {
+    "scrubbed_data": "acpt_estimator.v1.train.hyperdrive.runconfig",
+    **dict.fromkeys(["DictValidationInvalidArgument", "InvalidConfigSetting", "InvalidKeyInDict", "InvalidType",
+        "RehydratePolicyNotFound"], "acpt_estimator.v1.train.hyperdrive.error_definition"),
+    "HyperDriveConfigException": "acpt_estimator.exceptions",
+    "HyperDriveRehydrateException": "acpt_estimator.v1.train.hyperdrive.exceptions",
+})

@@ -5,6 +5,7 @@ from __future__ import annotations
 from acpt_estimator.hyperdrive.results import HyperDriveResults
 from acpt_estimator.v1._refusal import refused
 from acpt_estimator.v1.core.run import Run
+from acpt_estimator._lazy import lazy_names
 
 
 class HyperDriveRun(HyperDriveResults, Run):
@@ -29,3 +30,18 @@ class HyperDriveRun(HyperDriveResults, Run):
     get_diagnostics = refused(
         "HyperDriveRun.get_diagnostics", "v2 sweeps keep no diagnostics bundle; their log is azureml-logs/hyperdrive.txt.",
         "hyperdrive_run.get_all_logs() or ml_client.jobs.download(sweep_id, all=True)")
+
+
+# v1 names this module also exported, defined elsewhere: resolved on first use (v1-importable.json).
+__getattr__, __dir__ = lazy_names(__name__, {
+    **dict.fromkeys(["HyperDriveNotImplemented", "HyperDriveRunCancellationError", "InvalidType"],
+        "acpt_estimator.v1.train.hyperdrive.error_definition"),
+    **dict.fromkeys(["HyperDriveConfigException", "TrainingException"], "acpt_estimator.exceptions"),
+    **dict.fromkeys(["ErrorResponseException", "HyperDriveNotImplementedException"],
+        "acpt_estimator.v1.train.hyperdrive.exceptions"),
+    **dict.fromkeys(["HyperDriveConfig", "PrimaryMetricGoal", "TERMINAL_STATES", "scrubbed_data"],
+        "acpt_estimator.v1.train.hyperdrive.runconfig"),
+    "Experiment": "acpt_estimator.v1.core.experiment",
+    "Run": "acpt_estimator.v1.core.run",
+    "Workspace": "acpt_estimator.v1.core.workspace",
+})

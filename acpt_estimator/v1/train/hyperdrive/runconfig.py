@@ -12,8 +12,16 @@ from acpt_estimator.exceptions import HyperDriveConfigException
 from acpt_estimator.spec import Literal, SearchRef
 from acpt_estimator.v1.train.hyperdrive.policy import EarlyTerminationPolicy, NoTerminationPolicy, PrimaryMetricGoal
 from acpt_estimator.v1.train.hyperdrive.sampling import BayesianParameterSampling, HyperParameterSampling
+from acpt_estimator._lazy import lazy_names
 
 logger = logging.getLogger(__name__)
+# v1's module constants (values kept): limits and recommendations of HyperDrive runs.
+TERMINAL_STATES = ["Canceled", "Completed", "Failed"]
+HYPERDRIVE_URL_SUFFIX = "/hyperdrive/v1.0"
+MAX_DURATION_MINUTES = 10080  # v1 canceled a HyperDrive run after this long (the default max_duration_minutes)
+RECOMMENDED_MIN_RUNS_PER_PARAMETER_BAYESIAN = RECOMMENDED_MAX_CONCURRENT_RUNS_BAYESIAN = 20
+MAX_PARENT_RUNS, RESUME_FROM_TOTAL_RUNS = 5, 1000
+scrubbed_data = "[Scrubbed]"  # v1's placeholder for values kept out of logs
 
 
 class _GoalError(HyperDriveConfigException, AttributeError):
@@ -167,3 +175,17 @@ def _without_swept_flags(tokens, swept: set):
             continue
         yield token
         i += 1
+
+
+# v1 names this module also exported, defined elsewhere: resolved on first use (v1-importable.json).
+__getattr__, __dir__ = lazy_names(__name__, {
+    **dict.fromkeys(["InvalidConfigSetting", "InvalidType", "ResumeChildRunsContainsDuplicate",
+        "ResumeChildRunsFromTooManyParentRuns", "ResumeChildRunsNotInTerminalState",
+        "ResumeChildRunsWithoutParentRun", "WarmStartRunsDontMatch"],
+        "acpt_estimator.v1.train.hyperdrive.error_definition"),
+    **dict.fromkeys(["HyperDriveConfigException", "TrainingException"], "acpt_estimator.exceptions"),
+    **dict.fromkeys(["ScriptRunConfig", "get_run_config_from_script_run"], "acpt_estimator.v1.core.script_run_config"),
+    "Run": "acpt_estimator.v1.core.run",
+    "NoTerminationPolicy": "acpt_estimator.v1.train.hyperdrive.policy",
+    "BayesianParameterSampling": "acpt_estimator.v1.train.hyperdrive.sampling",
+})

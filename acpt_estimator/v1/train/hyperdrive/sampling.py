@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from acpt_estimator.exceptions import HyperDriveConfigException
 from acpt_estimator.v1.train.hyperdrive.parameter_expressions import check_expression
+from acpt_estimator._lazy import lazy_names
 
 
 class HyperParameterSampling:
@@ -74,3 +75,14 @@ class BayesianParameterSampling(HyperParameterSampling):
                 raise HyperDriveConfigException(
                     f"BayesianParameterSampling expects quniform to have at most 100000 points. "
                     f"parameter_space[{name!r}] has {(high - low) // q}; increase q.")
+
+
+# v1 names this module also exported, defined elsewhere: resolved on first use (v1-importable.json).
+__getattr__, __dir__ = lazy_names(__name__, {
+    "scrubbed_data": "acpt_estimator.v1.train.hyperdrive.runconfig",
+    **dict.fromkeys(["DictValidationInvalidArgument", "DistributionValidationFailure", "InvalidConfigSetting",
+        "InvalidKeyInDict", "InvalidType", "RehydrateUnknownSampling"],
+        "acpt_estimator.v1.train.hyperdrive.error_definition"),
+    "HyperDriveConfigException": "acpt_estimator.exceptions",
+    "HyperDriveRehydrateException": "acpt_estimator.v1.train.hyperdrive.exceptions",
+})

@@ -1,4 +1,3 @@
 """Shim for ``azureml.train.hyperdrive.parameter_expressions``."""
-from acpt_estimator.v1.train.hyperdrive.parameter_expressions import (choice, lognormal, loguniform, normal,  # noqa: F401
-                                                                      qlognormal, qloguniform, qnormal, quniform,
-                                                                      randint, uniform)
+from acpt_estimator.v1.train.hyperdrive.parameter_expressions import *  # noqa: F401,F403
+from acpt_estimator.v1.train.hyperdrive.parameter_expressions import __dir__, __getattr__  # noqa: F401

@@ -6,6 +6,7 @@ import importlib.util
 import sys
 import threading
 import time
+from acpt_estimator._lazy import lazy_names
 
 
 def _in_notebook() -> bool:
@@ -62,3 +63,9 @@ class RunDetails:
 
     def get_widget_data(self, widget_settings=None) -> dict:
         return {"status": self.run.get_status(), "metrics": self.run.get_metrics()}
+
+
+# v1 names this module also exported, defined elsewhere: resolved on first use (v1-importable.json).
+__getattr__, __dir__ = lazy_names(__name__, {
+    "ParallelRunStepDetails": "acpt_estimator.v1.widgets.parallel_run_step_details",
+})

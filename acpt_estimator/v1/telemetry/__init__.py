@@ -3,18 +3,28 @@
 from __future__ import annotations
 
 import logging
+import threading
 
+from acpt_estimator._lazy import lazy_names
 from acpt_estimator.exceptions import UserErrorException
+from acpt_estimator.v1.telemetry import _user_agent as user_agent  # noqa: F401 - v1 exported it under this name
 
-logger = logging.getLogger(__name__)
-_state = {"said": False, "properties": {}}
+_log = logging.getLogger(__name__)  # not "logger": v1 has a submodule of that name
+# v1's module constants (values kept; the instrumentation key is v1's public one and nothing is sent with it).
+AML_INTERNAL_LOGGER_NAMESPACE = "azureml.telemetry"
+INSTRUMENTATION_KEY = "71b954a8-6b7d-43f5-986c-3d3a6605d803"
+LOGGER_NAME = "ApplicationInsightLogger"
+SEND_DIAGNOSTICS_KEY, DIAGNOSTICS_VERBOSITY_KEY = "send_diagnostics", "diagnostics_verbosity"
+global_diagnostics_properties = {}  # what set/add_diagnostics_properties hold (kept in this process only)
+write_lock = threading.Lock()
+_state = {"said": False, "properties": global_diagnostics_properties}
 
 
 def set_diagnostics_collection(send_diagnostics=True, verbosity=logging.INFO, reason="", path=None):
     """Does nothing (nothing is ever sent); says so once at debug level."""
     if not _state["said"]:
         _state["said"] = True
-        logger.debug("set_diagnostics_collection(send_diagnostics=%r) ignored: acpt-estimator sends no telemetry.",
+        _log.debug("set_diagnostics_collection(send_diagnostics=%r) ignored: acpt-estimator sends no telemetry.",
                      send_diagnostics)
 
 
@@ -31,7 +41,8 @@ def is_diagnostics_collection_info_available():
 def set_diagnostics_properties(properties):
     """Kept in this process only (v1 attached them to telemetry events, which are never sent here)."""
     _check_properties(properties)
-    _state["properties"] = dict(properties)
+    _state["properties"].clear()
+    _state["properties"].update(properties)
 
 
 def add_diagnostics_properties(properties):
@@ -49,7 +60,7 @@ class _LocalEventLogger:
     """What ``get_event_logger`` returns: events go to this module's logger at debug level, nowhere else."""
 
     def log_event(self, telemetry_event, white_listed_properties=None):
-        logger.debug("telemetry event (not sent): %r", telemetry_event)
+        _log.debug("telemetry event (not sent): %r", telemetry_event)
 
     def flush(self):
         return None
@@ -67,3 +78,9 @@ def get_telemetry_log_handler(instrumentation_key=None, component_name=None, pat
 __all__ = sorted(["UserErrorException", "add_diagnostics_properties", "get_diagnostics_collection_info",
                   "get_event_logger", "get_telemetry_log_handler", "is_diagnostics_collection_info_available",
                   "set_diagnostics_collection", "set_diagnostics_properties"])
+
+
+# v1 names this module also exported, defined elsewhere: resolved on first use (v1-importable.json).
+__getattr__, __dir__ = lazy_names(__name__, {
+    "HBI_MODE": "acpt_estimator.v1.telemetry.logger",
+})

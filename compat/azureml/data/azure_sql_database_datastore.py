@@ -1,0 +1,3 @@
+"""Shim for ``azureml.data.azure_sql_database_datastore``."""
+from acpt_estimator.v1.data.azure_sql_database_datastore import *  # noqa: F401,F403
+from acpt_estimator.v1.data.azure_sql_database_datastore import __all__  # noqa: F401
