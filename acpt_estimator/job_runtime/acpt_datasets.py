@@ -105,7 +105,7 @@ def partition_pattern(partition_format: str):
     file's path, {column: strptime format or None})."""
     regex, columns = "", {}
     for literal, name, spec, _ in string.Formatter().parse(partition_format):
-        regex += re.escape(literal)
+        regex += re.escape(literal).replace(r"\*", "[^/]*")  # '*' as in v1's formats ('.../{Key}/*.parquet')
         if name is None:
             continue
         if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_ ]*", name) or name in columns:

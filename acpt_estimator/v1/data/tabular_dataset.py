@@ -89,9 +89,15 @@ class TabularDataset(AbstractDataset):
     submit_profile_run = refused("TabularDataset.submit_profile_run", *_NO_PROFILE)
     download = refused("TabularDataset.download", *_NO_STREAM)
     mount = refused("TabularDataset.mount", *_NO_STREAM)
-    partition_by = refused("TabularDataset.partition_by", "partitioned copies are written by dataprep, which v2 "
-                           "does not have.", f"{_PANDAS}.to_parquet(path, partition_cols=[...]) then "
-                           "ds.upload(...) and Dataset.Tabular.from_parquet_files")
+
+    def partition_by(self, partition_keys, target, name=None, show_progress=True, partition_as_file_dataset=False):
+        """A copy of the rows partitioned by ``partition_keys`` as parquet under ``target`` (a DataPath, a
+        Datastore or (datastore, 'path')), returned as a dataset with those partition_keys; registered as ``name``
+        (a new version) when given."""
+        from acpt_estimator.v1.data._partition import partition_by
+
+        return partition_by(self, partition_keys, target, name, show_progress, partition_as_file_dataset)
+
     def to_csv_files(self, separator=","):
         """The rows as CSV files in a new local folder, as a FileDataset (v1 converted into a temporary place)."""
         return self._converted("to_csv_files", lambda df, folder: df.to_csv(f"{folder}/part-00000.csv",

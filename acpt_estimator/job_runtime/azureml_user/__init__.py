@@ -1,0 +1,1 @@
+"""``azureml_user`` as v1's ParallelRunStep runtime provided it to entry scripts (see ``parallel_run``)."""

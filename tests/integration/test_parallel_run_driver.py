@@ -1,0 +1,138 @@
+"""The ParallelRunStep driver run as a job runs it: real worker processes over file, tabular and partitioned
+datasets of the local store, with v1's append_row file, logs, retries, timeouts and error thresholds."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from acpt_estimator.arguments import ArgumentBuilder
+from acpt_estimator.backends.local.inputs import input_path
+from acpt_estimator.job_runtime.acpt_datasets import DEFINITION_VAR
+from acpt_estimator.v1.core.dataset import Dataset
+from acpt_estimator.v1.core.model import Model
+from tests.local_fixtures import local_workspace, write_files  # noqa: F401
+
+pytestmark = pytest.mark.integration
+SCRIPTS = os.path.join(os.path.dirname(__file__), os.pardir, "data", "parallel_run")
+OJ = ("WeekStarting,Store,Brand,Quantity,INCOME\n1990-06-14,2,tropicana,100,10.5\n1990-06-14,2,dominicks,200,10.5\n"
+      "1990-06-21,5,tropicana,50,11.2\n1990-06-21,2,tropicana,70,10.5\n")
+
+
+def run_driver(tmp_path, datasets: dict, *options, user_args=()):
+    """Run the driver in a copy of the scripts (the job's working folder): (exit code, stderr, output folder)."""
+    job = tmp_path / "job"
+    shutil.copytree(SCRIPTS, job, dirs_exist_ok=True)
+    builder, env, inputs = ArgumentBuilder(), dict(os.environ), []
+    for name, dataset in datasets.items():
+        builder.add_data(dataset.as_named_input(name))
+        item = builder.inputs[name]
+        env[DEFINITION_VAR + name] = item.definition
+        inputs += ["--input", f"{name}={input_path(item, os.environ['ACPT_ESTIMATOR_HOME'])}"]
+    done = subprocess.run(
+        [sys.executable, "-m", "acpt_estimator.job_runtime.acpt_parallel.driver", *inputs, "--output",
+         str(tmp_path / "out"), *options, "--", *user_args], cwd=job, env=env, capture_output=True, text=True,
+        timeout=120)
+    return done.returncode, done.stdout + done.stderr, tmp_path / "out"
+
+
+@pytest.fixture()
+def datastore(local_workspace, tmp_path):
+    write_files(tmp_path / "data", {**{f"files/f{i}.txt": "x" * i for i in range(1, 6)}, "oj/oj.csv": OJ,
+                                    "table/a.csv": "x,y\n1,a b\n2,c\n", "table/b.csv": "x,y\n3,d\n"})
+    store = local_workspace.get_default_datastore()
+    store.upload(str(tmp_path / "data"), target_path="raw", show_progress=False)
+    return store
+
+
+def test_file_dataset_append_row_across_nodes_and_processes(datastore, tmp_path):
+    files = Dataset.File.from_files(path=(datastore, "raw/files/**"))
+    code, output, out = run_driver(tmp_path, {"files": files}, "--entry_script", "score_files.py",
+                                   "--mini_batch_size", "2", "--node_count", "2", "--process_count_per_node", "2",
+                                   user_args=["--prefix", "p"])
+    assert code == 0, output
+    # one str() per returned element, mini-batches in order
+    assert (out / "parallel_run_step.txt").read_text() == "".join(f"p:f{i}.txt:{i}\n" for i in range(1, 6))
+    logs = tmp_path / "job" / "logs"
+    assert (logs / "job_result.txt").read_text() == "Succeeded\n"
+    entry_logs = list((logs / "user" / "entry_script_log").glob("*/process*.log.txt"))
+    assert entry_logs and all("init with prefix p" in f.read_text() for f in entry_logs)
+    assert "scoring 2 files" in "".join(f.read_text() for f in (logs / "user" / "stdout").glob("*/*.stdout.txt"))
+    report = (logs / "sys" / "job_report" / "processed_mini-batches.csv").read_text().splitlines()
+    assert len(report) == 4 and all(",succeeded," in line for line in report[1:])
+
+
+def test_tabular_mini_batches_by_size_and_summary_only(datastore, tmp_path):
+    table = Dataset.Tabular.from_delimited_files(path=(datastore, "raw/table/*.csv"))
+    code, output, out = run_driver(tmp_path, {"rows": table}, "--entry_script", "score_table.py",
+                                   "--mini_batch_size", "1KB", "--process_count_per_node", "2")
+    assert code == 0, output
+    # DataFrame rows space-separated, no header or index; a value with a space is quoted (pandas to_csv, as v1)
+    assert (out / "parallel_run_step.txt").read_text() == '1 "a b" 2\n2 c 4\n3 d 6\n'
+    # a mini-batch never crosses files: two files, two mini-batches
+    assert "2 mini-batches" in output
+    shutil.rmtree(out)
+    code, output, out = run_driver(tmp_path, {"rows": table}, "--entry_script", "score_table.py",
+                                   "--output_action", "summary_only")
+    assert code == 0, output
+    assert not (out / "parallel_run_step.txt").exists()
+
+
+def test_partition_by_dataset_with_model_entry_script_and_context(datastore, local_workspace, tmp_path):
+    """The v1 partition-per-column recipe: the output file is what v1 wrote (partition columns after the data
+    columns, then the script's own column)."""
+    oj = Dataset.Tabular.from_delimited_files(path=(datastore, "raw/oj/*.csv"))
+    partitioned = oj.partition_by(partition_keys=["Store", "Brand"], target=(datastore, "partitioned"),
+                                  name="oj_partitioned", show_progress=False)
+    assert partitioned.partition_keys == ["Store", "Brand"]
+    (tmp_path / "factor.txt").write_text("2")
+    Model.register(local_workspace, model_path=str(tmp_path / "factor.txt"), model_name="income-factor")
+    code, output, out = run_driver(tmp_path, {"oj": partitioned}, "--entry_script", "partition_income.py",
+                                   "--partition_keys", json.dumps(["Store", "Brand"]),
+                                   "--append_row_file_name", "revenue_outputs.txt", "--process_count_per_node", "2",
+                                   user_args=["--model_name", "income-factor"])
+    assert code == 0, output
+    assert (out / "revenue_outputs.txt").read_text() == (
+        "1990-06-14 200 10.5 2 dominicks 21.0\n"
+        "1990-06-14 100 10.5 2 tropicana 42.0\n"
+        "1990-06-21 70 10.5 2 tropicana 42.0\n"
+        "1990-06-21 50 11.2 5 tropicana 22.4\n")
+    logged = "".join(f.read_text() for f in (tmp_path / "job" / "logs" / "user" / "entry_script_log").rglob("*.txt"))
+    assert "model income-factor gives factor 2.0" in logged
+    assert "partition {'Store': 5, 'Brand': 'tropicana'}, mini-batch 2" in logged
+
+
+def test_retries_timeouts_and_error_threshold(datastore, tmp_path, monkeypatch):
+    monkeypatch.setenv("FLAKY_STATE", str(tmp_path) + os.sep)
+    write_files(tmp_path / "flaky", {"a_ok.txt": "ok", "b_once.txt": "once", "c_raise.txt": "raise",
+                                     "d_skip.txt": "skip", "e_hang.txt": "hang"})
+    datastore.upload(str(tmp_path / "flaky"), target_path="flaky", show_progress=False)
+    files = Dataset.File.from_files(path=(datastore, "flaky/**"))
+    common = ("--entry_script", "flaky.py", "--mini_batch_size", "1", "--process_count_per_node", "2",
+              "--run_invocation_timeout", "2", "--run_max_try", "2")
+    code, output, out = run_driver(tmp_path, {"files": files}, *common, "--error_threshold", "-1")
+    assert code == 0, output  # -1: failures are ignored
+    # 'once' failed then succeeded on its second try; 'raise' and 'hang' failed twice; 'skip' returned nothing
+    assert (out / "parallel_run_step.txt").read_text() == "a_ok.txt\nb_once.txt\n"
+    errors = (tmp_path / "job" / "logs" / "job_error.txt").read_text()
+    assert "RuntimeError: first try fails" in errors and "cannot score c_raise.txt" in errors
+    assert "run_invocation_timeout=2 s" in errors
+    report = (tmp_path / "job" / "logs" / "sys" / "job_report" / "processed_mini-batches.csv").read_text()
+    assert report.count(",failed,") == 2
+    shutil.rmtree(out)
+    code, output, out = run_driver(tmp_path, {"files": files}, *common, "--error_threshold", "1")
+    assert code == 42 and "more than error_threshold=1" in output
+    assert (tmp_path / "job" / "logs" / "job_result.txt").read_text().startswith("Failed: ")
+    assert not (out / "parallel_run_step.txt").exists()
+
+
+def test_bad_partition_keys_fail_before_any_worker(datastore, tmp_path):
+    files = Dataset.File.from_files(path=(datastore, "raw/files/**"))
+    code, output, _ = run_driver(tmp_path, {"files": files}, "--entry_script", "score_files.py",
+                                 "--partition_keys", '["Store"]')
+    assert code == 42 and "partition_keys ['Store'] must be partition keys of every input" in output
