@@ -131,6 +131,15 @@ def partition_values(partition_format: str, full_path: str) -> dict:
             for i, (name, fmt) in enumerate(columns.items())}
 
 
+def typed_partition_values(definition: dict, values: dict) -> dict:
+    """``values`` (from partition_values) with the int/float column types the definition gives those columns
+    (partition_by keeps the keys' types), as v1 reported partition key values."""
+    convert = {c: {"int": int, "float": float}.get(step["column_type"])
+               for t in definition.get("transformations", []) for step in t.get("convert_column_types", ())
+               for c in step["columns"] if isinstance(step["column_type"], str)}
+    return {k: convert[k](v) if convert.get(k) else v for k, v in values.items()}
+
+
 def partition_format_of(definition: dict):
     for step in definition.get("transformations", []):
         if "extract_columns_from_partition_format" in step:

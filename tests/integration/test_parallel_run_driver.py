@@ -136,3 +136,78 @@ def test_bad_partition_keys_fail_before_any_worker(datastore, tmp_path):
     code, output, _ = run_driver(tmp_path, {"files": files}, "--entry_script", "score_files.py",
                                  "--partition_keys", '["Store"]')
     assert code == 42 and "partition_keys ['Store'] must be partition keys of every input" in output
+
+
+def test_parallel_run_step_as_a_local_job(datastore, local_workspace):
+    """A v1 ParallelRunStep built into its StepSpec and run by the local backend (one driver rank, 2 x 2 worker
+    processes), with a PipelineParameter for mini_batch_size given a new value at submit."""
+    from acpt_estimator.backends.local.job import start
+    from acpt_estimator.pipelines.kinds.parallel import local_job
+    from acpt_estimator.pipelines.spec import StepBuildContext
+    from acpt_estimator.v1.core.environment import Environment
+    from acpt_estimator.v1.core.experiment import Experiment
+    from acpt_estimator.v1.pipeline.core.builder import PipelineData
+    from acpt_estimator.v1.pipeline.core.graph import PipelineParameter
+    from acpt_estimator.v1.pipeline.steps import ParallelRunConfig, ParallelRunStep
+
+    files = Dataset.File.from_files(path=(datastore, "raw/files/**"))
+    config = ParallelRunConfig(environment=Environment("batch"), entry_script="score_files.py",
+                               source_directory=SCRIPTS, mini_batch_size=PipelineParameter("batch_size", "1"),
+                               error_threshold=0, output_action="append_row", compute_target="cpu-cluster",
+                               node_count=2, process_count_per_node=2)
+    scores = PipelineData("scores", datastore=datastore)
+    step = ParallelRunStep("score-files", config, inputs=[files.as_named_input("files")], output=scores,
+                           arguments=["--prefix", "q"])
+    spec = step._to_step_spec(StepBuildContext(node_name="score_files", producers={"scores": "score_files"}))
+    assert spec.kind == "parallel" and spec.parallel.input_names == ("files",)
+    run = start(local_job(spec, spec.job, {"batch_size": "2"}), Experiment(local_workspace, "prs"))
+    details = run.wait_for_completion()
+    assert details["status"] == "Completed", run.get_details_with_logs()
+    written = os.path.join(os.environ["ACPT_ESTIMATOR_HOME"], "datastores", datastore.name, "azureml", run.id,
+                           "scores", "parallel_run_step.txt")
+    assert open(written).read() == "".join(f"q:f{i}.txt:{i}\n" for i in range(1, 6))
+    assert "job_result.txt" in " ".join(run.get_file_names())
+
+
+V2_RUNTIME_STAND_IN = """
+import importlib.util, json, os, sys
+sys.argv = ["amlbi_main.py"] + json.loads(os.environ["PROGRAM_ARGUMENTS"])
+spec = importlib.util.spec_from_file_location("entry", os.environ["ENTRY"])
+entry = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(entry)
+entry.init()
+out = []
+for batch in json.loads(os.environ["BATCHES"]):
+    out.append(entry.run(batch).to_csv(sep=" ", header=False, index=False, lineterminator="\\n"))
+print("".join(out), end="")
+"""
+
+
+def test_v2_adapter_runs_the_v1_entry_script(datastore, local_workspace, tmp_path):
+    """The v2 node's code (snapshot + adapter) driven as v2's parallel runtime drives an entry script: init() once,
+    run(list of files) per mini-batch; the v1 script gets DataFrames and mini_batch_context, as locally."""
+    from acpt_estimator.job_runtime import RUNTIME_DIR
+    from acpt_estimator.pipelines.kinds.parallel_v2 import ADAPTER, stage_code
+
+    oj = Dataset.Tabular.from_delimited_files(path=(datastore, "raw/oj/*.csv"))
+    partitioned = oj.partition_by(partition_keys=["Store", "Brand"], target=(datastore, "partitioned"),
+                                  show_progress=False)
+    (tmp_path / "factor.txt").write_text("2")
+    Model.register(local_workspace, model_path=str(tmp_path / "factor.txt"), model_name="income-factor")
+    builder = ArgumentBuilder()
+    builder.add_data(partitioned.as_named_input("oj"))
+    item = builder.inputs["oj"]
+    folder = input_path(item, os.environ["ACPT_ESTIMATOR_HOME"])
+    files = sorted(os.path.join(root, f) for root, _, names in os.walk(folder) for f in names)
+    code = stage_code(SCRIPTS, str(tmp_path / "staged"))
+    env = dict(os.environ, ENTRY=os.path.join(code, ADAPTER), BATCHES=json.dumps([[f] for f in files]),
+               PYTHONPATH=RUNTIME_DIR,  # stands in for v2's own azureml_user package
+               PROGRAM_ARGUMENTS=json.dumps(["--acpt_entry_script", "partition_income.py", "--acpt_input_name", "oj",
+                                             "--acpt_input_path", folder, "--acpt_partition_keys",
+                                             '["Store", "Brand"]', "--model_name", "income-factor"]),
+               **{DEFINITION_VAR + "oj": item.definition})
+    done = subprocess.run([sys.executable, "-c", V2_RUNTIME_STAND_IN], cwd=code, env=env, capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == ("1990-06-14 200 10.5 2 dominicks 21.0\n1990-06-14 100 10.5 2 tropicana 42.0\n"
+                           "1990-06-21 70 10.5 2 tropicana 42.0\n1990-06-21 50 11.2 5 tropicana 22.4\n")

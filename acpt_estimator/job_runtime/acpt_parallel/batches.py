@@ -34,15 +34,11 @@ def _groups(name: str, definition: dict, files: list, partition_keys: list) -> l
         raise PlanError(f"partition_keys {partition_keys} must be partition keys of every input; input {name!r} has "
                         f"{known or 'none'} (missing {missing}). Partition it first: "
                         "dataset.partition_by(partition_keys=[...], target=(datastore, 'folder')).")
-    convert = {c: {"int": int, "float": float}.get(step["column_type"]) for t in definition.get("transformations", [])
-               for step in t.get("convert_column_types", ()) for c in step["columns"]
-               if isinstance(step["column_type"], str)}  # the keys' column types, as the rows have them
     groups: dict = {}
     for item in files:
-        values = datasets.partition_values(found, item[2])
+        values = datasets.typed_partition_values(definition, datasets.partition_values(found, item[2]))
         key = tuple(str(values[k]) for k in partition_keys)
-        typed = {k: convert[k](values[k]) if convert.get(k) else values[k] for k in partition_keys}
-        groups.setdefault(key, (typed, []))[1].append(item)
+        groups.setdefault(key, ({k: values[k] for k in partition_keys}, []))[1].append(item)
     return list(groups.values())
 
 

@@ -26,6 +26,8 @@ def parse(argv: list[str]):
     parser = argparse.ArgumentParser(prog="acpt_parallel.driver", description=__doc__.splitlines()[0])
     parser.add_argument("--entry_script", required=True)
     parser.add_argument("--input", action="append", default=[], metavar="NAME=PATH")
+    parser.add_argument("--definition", action="append", default=[], metavar="NAME=JSON",
+                        help="the dataset definition of an input that has no $ACPT_DATASET_<name>")
     parser.add_argument("--mini_batch_size", default=None)
     parser.add_argument("--partition_keys", default=None, help="a JSON list of keys")
     parser.add_argument("--error_threshold", type=int, default=-1)
@@ -46,15 +48,17 @@ def parse(argv: list[str]):
     return args
 
 
-def _inputs(pairs: list[str]) -> list[tuple[str, str, dict]]:
+def _inputs(pairs: list[str], given: list[str]) -> list[tuple[str, str, dict]]:
     from acpt_datasets import DEFINITION_VAR
 
+    definitions = dict(item.partition("=")[::2] for item in given)
     found = []
     for pair in pairs:
         name, sep, path = pair.partition("=")
         if not sep or not name:
             raise ValueError(f"--input {pair!r}: pass NAME=PATH.")
-        definition = json.loads(os.environ.get(DEFINITION_VAR + name) or "null") or {"type": "file", "paths": [""]}
+        text = definitions.get(name) or os.environ.get(DEFINITION_VAR + name) or "null"
+        definition = json.loads(text) or {"type": "file", "paths": [""]}
         found.append((name, os.path.abspath(path), definition))
     return found
 
@@ -76,7 +80,7 @@ def main(argv: list[str] | None = None) -> int:
         keys = json.loads(args.partition_keys) if args.partition_keys not in (None, "", "None") else []
         if not isinstance(keys, list) or not all(isinstance(k, str) for k in keys):
             raise ValueError(f"--partition_keys {args.partition_keys!r}: pass a JSON list of key names.")
-        tasks = plan(_inputs(args.input), size, keys)
+        tasks = plan(_inputs(args.input, args.definition), size, keys)
     except (PlanError, ValueError, OSError) as err:
         write_logs(logs, f"Failed: {err}", [], None)
         print(f"ParallelRunStep failed before any mini-batch ran: {err}", file=sys.stderr)

@@ -146,7 +146,7 @@ class AbstractDataset:
 
     def get_partition_key_values(self, partition_keys=None) -> list:
         """The distinct values of the partition columns over the dataset's files, as v1: [{key: value}, ...]."""
-        from acpt_estimator.job_runtime.acpt_datasets import partition_values
+        from acpt_estimator.job_runtime.acpt_datasets import partition_values, typed_partition_values
         from acpt_estimator.v1.data._files import full_path, list_files
 
         found = self._partition_format()
@@ -155,14 +155,11 @@ class AbstractDataset:
         if not found or unknown:
             raise UserErrorException(f"get_partition_key_values(partition_keys={partition_keys!r}): the dataset's "
                                      f"partition keys are {self.partition_keys} (from partition_format).")
-        # v1 gave the keys' column types (partition_by keeps them as convert_column_types steps)
-        convert = {c: {"int": int, "float": float}.get(step["column_type"]) for t in self.transformations
-                   for step in t.get("convert_column_types", ()) for c in step["columns"]
-                   if isinstance(step["column_type"], str)}
         values = []
         for source, _ in list_files(self.paths):
-            row = {k: convert[k](v) if convert.get(k) else v
-                   for k, v in partition_values(found, full_path(source, self.input_root)).items() if k in keys}
+            found_values = typed_partition_values(self._definition(), partition_values(
+                found, full_path(source, self.input_root)))
+            row = {k: v for k, v in found_values.items() if k in keys}
             if row not in values:
                 values.append(row)
         return values
