@@ -131,6 +131,56 @@ def partition_values(partition_format: str, full_path: str) -> dict:
             for i, (name, fmt) in enumerate(columns.items())}
 
 
+_COMPARE = {"==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
+            "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}
+
+
+def _comparable(found, value):
+    """Folder values are text unless the definition types them: compare text as the constant's type."""
+    if isinstance(found, str) and not isinstance(value, str) and value is not None:
+        try:
+            return type(value)(found) if not isinstance(value, bool) else found.lower() == "true"
+        except ValueError:
+            return found
+    return found
+
+
+def evaluate(tree: dict, row: dict) -> bool:
+    """A filter step's expression ({"op", "column", "value"} or {"op": and|or|not, "args"}) on one row/file."""
+    op = tree["op"]
+    if op == "and":
+        return all(evaluate(t, row) for t in tree["args"])
+    if op == "or":
+        return any(evaluate(t, row) for t in tree["args"])
+    if op == "not":
+        return not evaluate(tree["args"][0], row)
+    if tree["column"] not in row:
+        raise ValueError(f"filter: column {tree['column']!r} is not one of {sorted(row)}.")
+    found, value = _comparable(row[tree["column"]], tree["value"]), tree["value"]
+    try:
+        return bool(_COMPARE[op](found, value))
+    except TypeError:
+        return False  # v1: a value of another type never matches
+
+
+def filtered_files(definition: dict, items: list, full_path) -> list:
+    """File items kept by the definition's filter steps, evaluated on each file's partition values (file
+    datasets have no rows: their filters may only name partition columns)."""
+    steps = [s["filter"] for s in definition.get("transformations", []) if "filter" in s]
+    if not steps:
+        return items
+    found = partition_format_of(definition)
+    if not found:
+        raise ValueError("filter on a file dataset works on partition columns only; this dataset has no "
+                         "partition_format (Dataset.File.from_files(path, partition_format='/{key}/*.csv')).")
+    kept = []
+    for item in items:
+        values = typed_partition_values(definition, partition_values(found, full_path(item)))
+        if all(evaluate(tree, values) for tree in steps):
+            kept.append(item)
+    return kept
+
+
 def typed_partition_values(definition: dict, values: dict) -> dict:
     """``values`` (from partition_values) with the int/float column types the definition gives those columns
     (partition_by keeps the keys' types), as v1 reported partition key values."""
@@ -224,6 +274,9 @@ def read_table(definition: dict, files: list[tuple[str, str]]):
                     frame[column] = _convert(pandas, frame[column], item)
         elif name == "time_filter":
             frame = _time_filter(pandas, frame, arg)
+        elif name == "filter":
+            keep = [evaluate(arg, row) for row in frame.to_dict("records")]
+            frame = frame[pandas.Series(keep, index=frame.index, dtype=bool)].reset_index(drop=True)
     frame = frame.iloc[apply_row_steps(list(range(len(frame))), pending)].reset_index(drop=True)
     return frame
 
@@ -275,8 +328,10 @@ class JobFileDataset:
         self.name, self.path, self._definition = name, path, definition
 
     def _files(self) -> list:
-        files = files_in(self.path, self._definition.get("paths") or [""])
-        return apply_row_steps(sorted(files, key=lambda item: item[1]), self._definition.get("transformations", []))
+        files = sorted(files_in(self.path, self._definition.get("paths") or [""]), key=lambda item: item[1])
+        root = self._definition.get("root") or ""
+        files = filtered_files(self._definition, files, lambda item: root + job_relative(self.path, item[0]))
+        return apply_row_steps(files, self._definition.get("transformations", []))
 
     def to_path(self) -> list:
         return ["/" + rel for _, rel in self._files()]

@@ -20,9 +20,11 @@ def input_files(path: str, definition: dict) -> list[tuple[str, str, str]]:
     for file datasets (tabular row steps apply to rows when read)."""
     root = definition.get("root") or ""
     files = sorted(datasets.files_in(path, definition.get("paths") or [""]), key=lambda item: item[1])
-    if definition.get("type") != "tabular":
-        files = datasets.apply_row_steps(files, definition.get("transformations", []))
-    return [(local, rel, root + datasets.job_relative(path, local)) for local, rel in files]
+    items = [(local, rel, root + datasets.job_relative(path, local)) for local, rel in files]
+    if definition.get("type") != "tabular":  # tabular filters and row steps apply to rows when read
+        items = datasets.apply_row_steps(datasets.filtered_files(definition, items, lambda item: item[2]),
+                                         definition.get("transformations", []))
+    return items
 
 
 def _groups(name: str, definition: dict, files: list, partition_keys: list) -> list[tuple[dict, list]]:

@@ -195,7 +195,20 @@ class AbstractDataset:
         return tuple(self._step({"random_split": {"percentage": percentage, "seed": seed, "part": part}})
                      for part in (0, 1))
 
-    filter = refused("Dataset.filter", *_NO_EXPRESSIONS)
+    def __getitem__(self, key):
+        """``dataset['column']``: a column to compare in ``filter`` (v1's dataset column indexer)."""
+        from acpt_estimator.v1.data._expressions import ColumnExpression
+
+        if not isinstance(key, str):
+            raise UserErrorException(f"dataset[{key!r}]: index a dataset by a column name.")
+        return ColumnExpression(key)
+
+    def filter(self, expression):
+        """Keep the rows (tabular) or files (file datasets: partition columns) the expression matches, e.g.
+        ``ds.filter((ds['Store'] == 2) & (ds['Brand'] != 'dominicks'))``."""
+        from acpt_estimator.v1.data._expressions import check
+
+        return self._step({"filter": check(expression)})
 
     # ---- how a job sees it ------------------------------------------------------------------------------
     def _url(self) -> str | None:

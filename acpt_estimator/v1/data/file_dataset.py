@@ -52,10 +52,15 @@ class FileDataset(AbstractDataset):
 
     # ---- the files ----------------------------------------------------------------------------------------
     def _entries(self):
-        from acpt_estimator.job_runtime.acpt_datasets import apply_row_steps
-        from acpt_estimator.v1.data._files import list_files
+        from acpt_estimator.job_runtime.acpt_datasets import apply_row_steps, filtered_files
+        from acpt_estimator.v1.data._files import full_path, list_files
 
-        return apply_row_steps(list_files(self.paths), self.transformations)
+        try:
+            entries = filtered_files(self._definition(), list_files(self.paths),
+                                     lambda entry: full_path(entry[0], self.input_root))
+        except ValueError as err:
+            raise UserErrorException(str(err)) from None
+        return apply_row_steps(entries, self.transformations)
 
     def to_path(self) -> list:
         """The dataset's files, relative to its base folder, as v1: ['/a.txt', '/sub/b.txt']."""
