@@ -11,6 +11,7 @@ Hierarchy (same names as ``azureml.exceptions``)::
      │    ├── SnapshotException
      │    ├── RunEnvironmentException
      │    ├── WorkspaceException
+     │    ├── WebserviceException (v1's model-management errors: ``ModelNotFound: ...``)
      │    ├── V1NotSupportedException (a v1 member with no equivalent: names it and its v2 replacement)
      │    ├── AuthenticationException
      │    └── OnnxExportError (acpt_estimator.onnx) ── OnnxVerificationError
@@ -85,6 +86,10 @@ class SnapshotException(UserErrorException):
 
 class RunEnvironmentException(UserErrorException):
     """``Run.get_context(allow_offline=False)`` was called outside a job."""
+
+
+class WebserviceException(UserErrorException):
+    """A model (v1's model-management service) is missing or cannot be changed."""
 
 
 class WorkspaceException(UserErrorException):

@@ -119,3 +119,16 @@ def _arm_error(code: str, message: str, status: int = 404):
 
 def _not_found(kind: str, name: str):
     return _arm_error("ResourceNotFound", f"{kind} {name} not found (fake)")
+
+
+def _user_error(code: str, message: str, status: int = 404):
+    """Azure ML's own error envelope, as recorded (tests/recordings: model-versions-404): ``UserError`` on top with
+    a generic message, the specific code and message in ``details[]``, ``additionalInfo`` entries, and no
+    ``x-ms-error-code`` header."""
+    info = [{"type": "ComponentName", "info": {"value": "managementfrontend"}},
+            {"type": "Correlation", "info": {"value": {"operation": "fake-operation", "request": "fake-request"}}},
+            {"type": "Environment", "info": {"value": "eastus"}}, {"type": "Location", "info": {"value": "eastus"}},
+            {"type": "Time", "info": {"value": "2026-01-01T00:00:00.0000000+00:00"}}]
+    return status, {}, {"error": {"code": "UserError", "message": "The specified resource was not found.",
+                                  "details": [{"code": code, "message": message, "details": [], "additionalInfo": []}],
+                                  "additionalInfo": info}}

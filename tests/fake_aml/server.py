@@ -64,7 +64,7 @@ class FakeAzureML:
         self.ca_path = None
         self.state = FakeState(subscription_id, resource_group, workspace_name)
         self.requests: list[Recorded] = []
-        self._faults: list[list] = []  # [method, regex, [statuses...]]
+        self._faults: list[list] = []  # [method, regex, [status or (status, headers, body), ...]]
         self._lock = threading.Lock()
         self._server = None
         self._thread = None
@@ -123,6 +123,11 @@ class FakeAzureML:
         with self._lock:
             self._faults.append([method.upper(), re.compile(path_regex), list(statuses)])
 
+    def answer_next(self, method: str, path_regex: str, status: int, body, headers: dict | None = None) -> None:
+        """The next matching request gets this answer verbatim (a recorded exchange served to the real client)."""
+        with self._lock:
+            self._faults.append([method.upper(), re.compile(path_regex), [(status, dict(headers or {}), body)]])
+
     def calls(self, method: str | None = None, path_regex: str | None = None) -> list[Recorded]:
         pattern = re.compile(path_regex) if path_regex else None
         with self._lock:
@@ -156,7 +161,9 @@ class FakeAzureML:
         with self._lock:
             self.requests.append(record)
         fault = self._fault_for(handler.command, path)
-        if fault is not None:
+        if isinstance(fault, tuple):  # answer_next: a whole answer
+            status, headers, payload = fault[0], dict(fault[1]), fault[2]
+        elif fault is not None:
             status, headers, payload = fault, {"Retry-After": "0.01"}, {"error": {"code": "Transient",
                                                                                   "message": "try again"}}
         else:

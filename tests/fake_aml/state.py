@@ -12,7 +12,7 @@ import attrs
 
 from .blobs import BlobStore
 from .core_assets import CoreAssetsMixin, runtime_properties
-from .history import TERMINAL, RunHistoryMixin, _arm_error, _not_found
+from .history import TERMINAL, RunHistoryMixin, _arm_error, _not_found, _user_error
 from .keyvault import FakeVault
 from .metrics_v2 import MetricsV2Mixin
 from .mlflow_api import MlflowMixin
@@ -296,7 +296,10 @@ class FakeState(RunHistoryMixin, MetricsV2Mixin, MlflowMixin, CoreAssetsMixin, R
         return (200, {}, item) if item else _not_found("Environment", name)
 
     def list_environment_versions(self, name, **_):
-        return 200, {}, {"value": list(reversed(self._environment_versions(name)))}
+        found = list(reversed(self._environment_versions(name)))
+        if not found:  # as the recorded model 404 (UNVERIFIED.md: no recording of an environment's)
+            return _user_error("EnvironmentNotFound", f"Environment container with name: {name} not found.")
+        return 200, {}, {"value": found}
 
     def get_environment(self, name, version, **_):
         item = self.environments.get((name, version))
@@ -381,8 +384,16 @@ class FakeState(RunHistoryMixin, MetricsV2Mixin, MlflowMixin, CoreAssetsMixin, R
     def _datastore_resource(self, name, default):
         props = self.registered_datastores.get(name) or {
             "datastoreType": "AzureBlob", "accountName": "fakeaccount", "containerName": "azureml-blobstore-fake",
-            "endpoint": "core.windows.net", "protocol": "https", "credentials": {"credentialsType": "AccountKey"}}
-        return {"id": f"{self.ws_id}/datastores/{name}", "name": name, "properties": {**props, "isDefault": default}}
+            "endpoint": "core.windows.net", "protocol": "https", "credentials": {"credentialsType": "AccountKey"},
+            "serviceDataAccessAuthIdentity": "WorkspaceSystemAssignedIdentity"}
+        # The recorded shape (tests/recordings: datastore-get): ARM type, the owner's ids, systemData.
+        return {"id": f"{self.ws_id}/datastores/{name}", "name": name,
+                "type": "Microsoft.MachineLearningServices/workspaces/datastores",
+                "properties": {"description": None, "tags": None, "properties": None, **props, "isDefault": default,
+                               "subscriptionId": self.subscription_id, "resourceGroup": self.resource_group},
+                "systemData": {"createdAt": "2026-01-01T00:00:00.0000000+00:00",
+                               "lastModifiedAt": "2026-01-01T00:00:00.0000000+00:00",
+                               "lastModifiedBy": "fake", "lastModifiedByType": "Application"}}
 
     def get_datastore(self, name, **_):
         if name not in self.datastores and name not in self.registered_datastores:
@@ -405,6 +416,8 @@ class FakeState(RunHistoryMixin, MetricsV2Mixin, MlflowMixin, CoreAssetsMixin, R
         if name in self.archived_data and (query or {}).get("listViewType", "ActiveOnly") == "ActiveOnly":
             return 200, {}, {"value": []}
         items = sorted((v for (n, _), v in self.data_assets.items() if n == name), key=lambda r: -int(r["name"]))
+        if not items:  # as the recorded model 404 (UNVERIFIED.md: no recording of a data asset's)
+            return _user_error("DataNotFound", f"Data container with name: {name} not found.")
         if (query or {}).get("$top"):
             items = items[: int(query["$top"])]
         return 200, {}, {"value": items}
@@ -456,18 +469,23 @@ class FakeState(RunHistoryMixin, MetricsV2Mixin, MlflowMixin, CoreAssetsMixin, R
         return 200, {}, self._data_container(name)
 
     # ---- models -------------------------------------------------------------------------------------
-    def list_model_versions(self, name, **_):
+    def list_model_versions(self, name, query=None, **_):
         items = sorted((v for (n, _), v in self.models.items() if n == name), key=lambda r: -int(r["name"]))
+        if not items:  # recorded: an unknown model's versions list is a 404, not an empty page
+            return _user_error("ModelNotFound", f"Model container with name: {name} not found.")
+        if (query or {}).get("$top"):
+            items = items[: int(query["$top"])]
         return 200, {}, {"value": items}
 
     def get_model_version(self, name, version, **_):
         item = self.models.get((name, version))
-        return (200, {}, item) if item else _not_found("Model", name)
+        return (200, {}, item) if item else _user_error("ModelNotFound", f"Model container with name: {name} "
+                                                                          "not found.")
 
     def get_model(self, name, **_):
         versions = [int(v) for (n, v) in self.models if n == name]
         if not versions:
-            return _not_found("Model", name)
+            return _user_error("ModelNotFound", f"Model container with name: {name} not found.")
         return 200, {}, {"id": f"{self.ws_id}/models/{name}", "name": name,
                          "properties": {"latestVersion": str(max(versions)), "nextVersion": str(max(versions) + 1)}}
 

@@ -102,6 +102,19 @@ def azure_errors(workspace, action: str):
         raise kind(f"Azure ML could not {action}: {readable(err)}") from None
 
 
+def list_or_empty(workspace, action: str, listing) -> list:
+    """``list(listing())``, or [] when the service answers 404 for the name asked about: Azure ML answers the
+    versions list of an unknown model (environment, data) with HTTP 404 rather than an empty page. A 404 for the
+    workspace itself still raises (azure_errors turns it into WorkspaceException first)."""
+    from azure.core.exceptions import ResourceNotFoundError
+
+    try:
+        with azure_errors(workspace, action):
+            return list(listing())
+    except ResourceNotFoundError:
+        return []
+
+
 def _sdk_errors() -> tuple:
     try:
         from azure.ai.ml.exceptions import MlException
@@ -115,13 +128,25 @@ def _sdk_errors() -> tuple:
 _WORKSPACE_GONE = {"ParentResourceNotFound", "ResourceGroupNotFound", "SubscriptionNotFound"}
 
 
-def error_code(err) -> str | None:
-    """The service's error code: the parsed OData body, else the ``x-ms-error-code`` header."""
-    code = getattr(getattr(err, "error", None), "code", None)
-    if code:
-        return code
+def error_codes(err) -> list:
+    """Every error code the service gave: the OData body's code, the codes in its ``details`` (Azure ML answers
+    ``UserError`` on top and the specific code, e.g. ``ModelNotFound``, in ``details[]``, with no header; recorded
+    in tests/recordings), then the ``x-ms-error-code`` header."""
+    codes, error = [], getattr(err, "error", None)
+    if error is not None:
+        codes.append(getattr(error, "code", None))
+        codes.extend(getattr(d, "code", None) for d in getattr(error, "details", None) or [])
     response = getattr(err, "response", None)
-    return getattr(response, "headers", {}).get("x-ms-error-code") if response is not None else None
+    if response is not None:
+        codes.append(getattr(response, "headers", {}).get("x-ms-error-code"))
+    return [c for c in codes if c]
+
+
+def error_code(err) -> str | None:
+    """The most specific code the service gave (a ``details[]`` code over a generic ``UserError``)."""
+    codes = error_codes(err)
+    specific = [c for c in codes if c not in ("UserError", "SystemError")]
+    return (specific or codes or [None])[0]
 
 
 def workspace_missing(err, workspace) -> bool:
@@ -131,7 +156,7 @@ def workspace_missing(err, workspace) -> bool:
     whose message mentions "workspace" must stay a ResourceNotFoundError (v1's try/except/create pattern)."""
     if getattr(err, "status_code", None) != 404:
         return False
-    if error_code(err) in _WORKSPACE_GONE:
+    if _WORKSPACE_GONE & set(error_codes(err)):
         return True
     request = getattr(getattr(err, "response", None), "request", None)
     path = urllib.parse.urlsplit(getattr(request, "url", "") or "").path.rstrip("/")

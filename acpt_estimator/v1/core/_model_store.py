@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import os
 
-from acpt_estimator.exceptions import UserErrorException
+from acpt_estimator.exceptions import UserErrorException, WebserviceException
 from acpt_estimator.target import local_mode
 
 _FRAMEWORK_PROPS = ("model_framework", "model_framework_version")  # v2 models have no framework fields
@@ -96,17 +96,19 @@ class CloudModels:
                 models = self._client().models
                 entity = models.get(name, version=str(version)) if version else models.get(name, label="latest")
         except ResourceNotFoundError:
-            raise UserErrorException(f"Model {name!r} version {version or '(latest)'} is not registered in workspace "
-                                     f"{self.workspace.name!r}; check Model.list(ws, name={name!r}).") from None
+            raise WebserviceException(
+                f"ModelNotFound: Model with name {name}{f', version {version}' if version else ''} not found in "
+                f"provided workspace {self.workspace.name!r}; check Model.list(ws, name={name!r}).") from None
         return from_v2(entity)
 
     def list(self, name=None) -> list:
-        with self._errors("list models"):
-            models = self._client().models
-            if name:
-                return [from_v2(m) for m in models.list(name=name)]
-            names = [m.name for m in models.list()]
-            return [from_v2(m) for n in names for m in models.list(name=n)]
+        from acpt_estimator.backends.azureml.client import list_or_empty
+
+        models = self._client().models
+        names = [name] if name else [m.name for m in list_or_empty(self.workspace, "list models", models.list)]
+        return [from_v2(m) for n in names
+                for m in list_or_empty(self.workspace, f"list the versions of model {n!r}",
+                                       lambda n=n: models.list(name=n))]
 
     def register(self, model_path, model_name, tags, properties, description, model_framework,
                  model_framework_version, datasets) -> dict:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 
 from acpt_estimator.names import check
-from acpt_estimator.exceptions import UserErrorException
+from acpt_estimator.exceptions import UserErrorException, WebserviceException
 from acpt_estimator.unsupported import InferenceConfig  # noqa: F401 (v1 azureml.core.model exports it)
 from acpt_estimator.v1._refusal import refused, refused_class
 from acpt_estimator.v1.core import _model_store
@@ -56,9 +56,11 @@ class Model:
             found = [r for r in models.list(name) if _matches(r, tags, properties, run_id, model_framework)
                      and (version is None or r["version"] == version)]
             if not found:
-                raise UserErrorException(f"No model matches name={name!r}, version={version!r}, tags={tags!r}, "
-                                         f"properties={properties!r}, run_id={run_id!r}; list them with "
-                                         "Model.list(ws).")
+                criteria = ", ".join(f"{k} {v}" for k, v in (
+                    ("name", name), ("tags", tags), ("properties", properties), ("version", version),
+                    ("run_id", run_id), ("model_framework", model_framework)) if v)
+                raise WebserviceException(f"ModelNotFound: Model with {criteria} not found in provided workspace. "
+                                          "List the registered models with Model.list(ws).")  # v1's message
             record = max(found, key=lambda r: r["version"] if isinstance(r["version"], int) else 0)
         self._load(record)
 
