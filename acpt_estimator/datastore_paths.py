@@ -5,7 +5,9 @@ from __future__ import annotations
 import re
 
 from acpt_estimator.exceptions import UserErrorException
+from acpt_estimator.job_checks import check_no_template
 from acpt_estimator.names import is_valid
+from acpt_estimator.paths import relative_parts
 
 
 def is_local_workspace(workspace) -> bool:
@@ -18,8 +20,17 @@ def is_url(path) -> bool:
     return isinstance(path, str) and path.lower().startswith(("http://", "https://"))
 
 
+def datastore_path_parts(path, parameter: str = "path_on_datastore", fix: str = "") -> list[str]:
+    """A datastore path's parts: inside the datastore, and with no v2 template in it."""
+    fix = fix or "Pass a path inside the datastore, e.g. ds.path('mnist/train')."
+    parts = relative_parts(path, parameter=parameter, fix=fix)
+    check_no_template(path, parameter, f"Rename the folder on the datastore. {fix}")
+    return parts
+
+
 def datastore_uri(datastore_name: str, path: str | None) -> str:
     """The v2 URI of a datastore path; a folder path ends with '/'."""
+    check_no_template(path, "datastore path", "Rename the folder on the datastore, or pass the value as an argument.")
     path = (path or "").lstrip("/")
     return f"azureml://datastores/{datastore_name}/paths/{path}"
 

@@ -8,6 +8,10 @@ import re
 from .exceptions import ComputeTargetException, UserErrorException
 from .paths import relative_parts
 
+# The v2 service substitutes ${{...}} (and $[[...]] optional blocks) in a job's command, environment variables and
+# data paths; the command quotes them away (command_line.quote_plain), elsewhere there is no escape.
+_V2_TEMPLATE = re.compile(r"\$(?:\{\{|\[\[)")
+
 # Linux refuses a single argv/environment string over 32 pages (MAX_ARG_STRLEN) with E2BIG: the exec fails
 # and a shell reports exit code 126. The whole argv must also fit in ARG_MAX next to the environment.
 MAX_ARGUMENT_BYTES = 32 * 4096 - 1
@@ -84,6 +88,8 @@ def check_environment_variables(variables, parameter: str = "environment_variabl
             raise UserErrorException(
                 f"environment_variables name {name!r} cannot be an environment variable: names must be "
                 "non-empty and hold no '=', newline or NUL. Use a name like 'MY_SETTING'.")
+        check_no_template(str(value), f"{parameter}[{name!r}]",
+                          "Pass the value another way (an argument, or a file in source_directory).")
         if "\0" in str(value):
             raise UserErrorException(
                 f"environment_variables[{name!r}] contains a NUL byte, which an environment value cannot carry. "
@@ -152,3 +158,11 @@ def check_tags(tags, parameter: str = "tags") -> None:
                 f"{parameter} holds {name!r}: {value!r}; tag names and values must be strings (a number would be "
                 f"kept as a number locally and as text in Azure ML). Pass {parameter}={{{str(name)!r}: "
                 f"{('' if value is None else str(value))!r}}}.")
+
+
+def check_no_template(text: str, parameter: str, fix: str) -> None:
+    """Refuse '${{' and '$[[' where Azure ML would replace them with job values and nothing can escape them."""
+    if isinstance(text, str) and _V2_TEMPLATE.search(text):
+        raise UserErrorException(
+            f"{parameter}={text!r} holds '${{{{' or '$[[', which Azure ML replaces with job values (${{{{inputs.x}}}}) "
+            f"there, so the job would see something else than written. {fix}")

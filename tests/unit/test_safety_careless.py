@@ -75,3 +75,20 @@ def test_a_prefix_that_climbs_out_of_the_datastore_is_refused(tmp_path, monkeypa
     ds = Datastore(Workspace.from_config(), "workspaceblobstore")
     with pytest.raises(UserErrorException, match=r"prefix='\.\./secrets' climbs out.*prefix='data/train'"):
         ds.download(str(tmp_path / "out"), prefix="../secrets")
+
+
+def test_v2_templates_outside_the_command_are_refused():
+    from acpt_estimator.v1.core.datastore import Datastore
+
+    class _Workspace:
+        name = "ws"
+
+    with pytest.raises(UserErrorException, match=r"environment_variables\['E'\]='\$\{\{inputs.data\}\}' holds "
+                                                 r"'\$\{\{' or '\$\[\['.*Azure ML replaces"):
+        _est(environment_variables={"E": "${{inputs.data}}"})
+    ds = Datastore(_Workspace(), "workspaceblobstore")
+    with pytest.raises(UserErrorException, match=r"path_on_datastore='a/\$\{\{inputs.x\}\}' holds"):
+        ds.path("a/${{inputs.x}}")
+    with pytest.raises(UserErrorException, match=r"path_on_datastore='a/\$\[\[x\]\]' holds"):
+        ds.path("a").path("$[[x]]")
+    _est(environment_variables={"E": "${HOME}/x", "F": "$[x]"})  # shell variables stay allowed

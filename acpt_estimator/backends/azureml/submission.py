@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ...names import new_run_id
 from ...snapshot_guard import check_snapshot
+from .build_context import remove_private
 from .client import azure_errors, ml_client
 
 
@@ -18,9 +19,12 @@ def submit(spec, experiment):
     node = to_command(spec)  # runs both SDK validations, so create_or_update can skip its own
     node.name = new_run_id(experiment.name)
     node.experiment_name = experiment.name
-    with azure_errors(workspace, f"submit a run to experiment {experiment.name!r}"):
-        # The job name is fixed before the call: azure-core's retries of a 429/503 re-PUT the same job.
-        created = client.jobs.create_or_update(node, skip_validation=True)
+    try:
+        with azure_errors(workspace, f"submit a run to experiment {experiment.name!r}"):
+            # The job name is fixed before the call: azure-core's retries of a 429/503 re-PUT the same job.
+            created = client.jobs.create_or_update(node, skip_validation=True)
+    finally:
+        remove_private()  # the environment's build folder is uploaded (or the submission failed)
     return CloudRun(experiment, created.name, job=created)
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from acpt_estimator.v1.train.hyperdrive.run import HyperDriveRun
 from ...snapshot_guard import check_snapshot
+from .build_context import remove_private
 from .client import azure_errors, ml_client
 from .run import CloudRun
 from ...names import new_run_id
@@ -19,8 +20,11 @@ def submit_sweep(config, experiment, tags=None):
     check_snapshot(trial.source_directory, entry_script=trial.entry_script)
     job = to_sweep_job(config, experiment_name=experiment.name, tags=tags)  # validated by the translation
     job.name = new_run_id(experiment.name)
-    with azure_errors(workspace, f"submit a HyperDrive run to experiment {experiment.name!r}"):
-        created = client.jobs.create_or_update(job, skip_validation=True)
+    try:
+        with azure_errors(workspace, f"submit a HyperDrive run to experiment {experiment.name!r}"):
+            created = client.jobs.create_or_update(job, skip_validation=True)
+    finally:
+        remove_private()  # the environment's build folder is uploaded (or the submission failed)
     return CloudHyperDriveRun(experiment, created.name, job=created, config=config)
 
 

@@ -4,9 +4,6 @@ from __future__ import annotations
 
 import logging
 import os
-import re
-import shutil
-import tempfile
 
 import yaml
 
@@ -16,13 +13,13 @@ from ...job_runtime import INPUT_NAME, RUNTIME_DIR, ships_with_cloud_job
 from ...job_runtime.acpt_datasets import DEFINITION_VAR
 from ...spec import EnvironmentSpec, JobSpec
 from . import sdk
+from .build_context import write_build_context
 from .command_line import render_command
 
 logger = logging.getLogger(__name__)
 
 _INPUT_MODES = {"mount": "ro_mount", "download": "download", "direct": "direct"}
 _OUTPUT_MODES = {"upload": "upload", "mount": "rw_mount"}
-_CONTEXT_ROOT_VAR = "ACPT_ESTIMATOR_ENV_CONTEXT_DIR"
 
 
 def _azure_ml():
@@ -66,26 +63,6 @@ def environment_entity(env: EnvironmentSpec, context_root: str | None = None, *,
         return Environment(build=BuildContext(path=path, dockerfile_path=dockerfile), **common)
     raise TrainingException(f"Environment kind {env.kind!r} has no v2 environment entity (a curated or registered "
                             "environment is referenced by name).")
-
-
-def write_build_context(env: EnvironmentSpec, context_root: str | None = None) -> tuple:
-    """(folder, Dockerfile path in it): the user's build folder as is, or the Dockerfile and its files written
-    under ``<root>/<name>-<version>`` (content-addressed, idempotent, ``\n`` line endings on every platform)."""
-    if env.context_dir and not env.dockerfile:
-        return env.context_dir, env.dockerfile_path
-    root = context_root or os.environ.get(_CONTEXT_ROOT_VAR) or os.path.join(
-        tempfile.gettempdir(), "acpt-estimator-environments")
-    folder = os.path.join(root, re.sub(r"[^\w.-]", "-", f"{env.name}-{env.version}"))
-    if env.context_dir:  # a build folder plus our additions: copy it, then write the Dockerfile over its own
-        shutil.copytree(env.context_dir, folder, dirs_exist_ok=True)
-    os.makedirs(folder, exist_ok=True)
-    for rel, text in (("Dockerfile", env.dockerfile),) + tuple(env.context_files):
-        target = os.path.join(folder, rel)
-        data = text.encode("utf-8")
-        if not os.path.isfile(target) or open(target, "rb").read() != data:
-            with open(target, "wb") as handle:  # bytes: no platform newline translation
-                handle.write(data)
-    return folder, "Dockerfile"
 
 
 def _inputs(spec: JobSpec) -> dict:

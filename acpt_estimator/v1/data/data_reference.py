@@ -8,7 +8,7 @@ import attrs
 
 from acpt_estimator.exceptions import UserErrorException
 from acpt_estimator.names import check
-from acpt_estimator.paths import relative_parts
+from acpt_estimator.datastore_paths import datastore_path_parts
 
 
 @attrs.define(eq=False)
@@ -28,8 +28,7 @@ class DataReference:
         # Both reach the job: `export AZUREML_DATAREFERENCE_<name>=...` and a folder under the datastore.
         check("reference", self.data_reference_name, parameter="data_reference_name")
         if self.path_on_datastore is not None:
-            relative_parts(self.path_on_datastore, parameter="path_on_datastore",
-                           fix="Pass a path inside the datastore, e.g. ds.path('mnist/train').")
+            datastore_path_parts(self.path_on_datastore)
         if self.mode not in ("mount", "download", "upload", "direct"):
             raise UserErrorException(
                 f"DataReference mode={self.mode!r} is not supported; use 'mount', 'download' or 'upload'.")

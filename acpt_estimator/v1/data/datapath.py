@@ -5,14 +5,14 @@ from __future__ import annotations
 import attrs
 
 from acpt_estimator.v1.core.datastore import Datastore
-from acpt_estimator.paths import relative_parts
+from acpt_estimator.datastore_paths import datastore_path_parts
 from acpt_estimator.v1.data.data_reference import DataReference
 from acpt_estimator._lazy import lazy_names
 
 
 def _inside(path) -> None:
     if path is not None:
-        relative_parts(path, parameter="path_on_datastore", fix="Pass a path inside the datastore, e.g. 'mnist'.")
+        datastore_path_parts(path, fix="Pass a path inside the datastore, e.g. 'mnist'.")
 
 
 @attrs.define(eq=False)
