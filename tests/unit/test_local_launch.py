@@ -7,7 +7,7 @@ import pytest
 
 from acpt_estimator import Gloo, Mpi, PyTorch
 from acpt_estimator.backends.local import inputs as local_inputs
-from acpt_estimator.backends.local.launch import (LaunchContext, job_environment, log_name, mpiexec_argv,
+from acpt_estimator.backends.local.launch import (LaunchContext, interpreter_first_on_path, job_environment, log_name, mpiexec_argv,
                                                   plan_launch, rank_environment)
 from acpt_estimator.backends.local.mpi import Launcher, candidate_paths, detect_flavour
 from acpt_estimator.v1.core.datastore import Datastore
@@ -112,7 +112,7 @@ def test_job_environment_carries_the_azure_and_torch_contract(tmp_path):
     assert env["ACPT_ESTIMATOR_JOB_abcdef12"] == "exp_1_abcdef12"  # the /proc marker of this job
     assert env["NCCL_TREE_THRESHOLD"] == "0" and env["MY_VAR"] == "x y"
     assert env["MLFLOW_ALLOW_FILE_STORE"] == "true" and env["MLFLOW_TRACKING_URI"] == "file:///store/mlruns"
-    assert env["PATH"] == "/usr/bin"
+    assert env["PATH"] == "/venv/bin:/usr/bin"  # the driver's interpreter first, as in an activated venv
     # Rank variables of an MPI job around the driver must not leak into this job's ranks.
     assert "PMI_RANK" not in env and "OMPI_COMM_WORLD_RANK" not in env
 
@@ -258,3 +258,13 @@ def test_rank_counts_warn_past_the_cores_and_refuse_absurd_plans(caplog, monkeyp
         check_world_size(dist(1000, 8), cores=2)
     monkeypatch.setenv("ACPT_ESTIMATOR_MAX_LOCAL_RANKS", "10000")
     check_world_size(dist(1000, 8), cores=2)  # the limit is the user's to raise
+
+
+def test_the_drivers_interpreter_folder_goes_first_on_path_once(tmp_path):
+    assert interpreter_first_on_path("/venv/bin/python", "/usr/bin:/venv/bin:/bin") == "/venv/bin:/usr/bin:/bin"
+    assert interpreter_first_on_path("/venv/bin/python", "") == "/venv/bin"
+    # A PATH the estimator sets (environment_variables) keeps its order behind the interpreter's folder.
+    est = PyTorch(str(tmp_path), entry_script="train.py", compute_target="local",
+                  environment_variables={"PATH": "/opt/tools/bin:/usr/bin"})
+    env = job_environment(est.to_job_spec(experiment_name="exp"), _context(tmp_path))
+    assert env["PATH"] == "/venv/bin:/opt/tools/bin:/usr/bin"

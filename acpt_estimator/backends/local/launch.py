@@ -173,6 +173,7 @@ def job_environment(spec: JobSpec, ctx: LaunchContext) -> dict[str, str]:
     env = {k: v for k, v in ctx.base_env.items() if not k.startswith(_LAUNCHER_OWNED)}
     env.setdefault("PYTHONUNBUFFERED", "1")  # rank output goes to files; keep it live for show_output
     env.update(spec.environment_variables)
+    env["PATH"] = interpreter_first_on_path(ctx.python, env.get("PATH", ""))
     dist = spec.distribution
     master = f"{ctx.master_addr}:{ctx.master_port}"
     workspace = ctx.workspace
@@ -220,6 +221,15 @@ def job_environment(spec: JobSpec, ctx: LaunchContext) -> dict[str, str]:
         env[f"AZUREML_DATAREFERENCE_{item.reference_name}"] = path
         env[f"AZURE_ML_OUTPUT_{item.name}"] = path
     return env
+
+
+def interpreter_first_on_path(python: str, path: str) -> str:
+    """``python`` and ``pip`` in a job's commands and scripts are the driver's interpreter, as in an activated
+    environment (on Azure they are the job environment's own): its folder goes first on PATH. Not resolved through
+    links: a virtualenv's ``bin/python`` links to the base interpreter, whose folder lacks the venv's packages."""
+    folder = os.path.dirname(python)
+    rest = [entry for entry in path.split(os.pathsep) if entry and entry != folder]
+    return os.pathsep.join([folder, *rest])
 
 
 def rank_environment(rank: int, process_count_per_node: int) -> dict[str, str]:
