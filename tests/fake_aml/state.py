@@ -35,6 +35,7 @@ class JobScript:
     files: dict = attrs.Factory(lambda: {"outputs/model.pt": b"fake-model-bytes"})
     error: dict | None = None
     children: tuple = ()  # sweep trials: (hyperparameters dict, JobScript) pairs
+    trial_tag_prefix: str = "_aml_system_"  # the sweep run's tag per trial: current service; "" as older runs
 
 
 @attrs.define
@@ -330,8 +331,9 @@ class FakeState(RunHistoryMixin, MetricsV2Mixin, MlflowMixin, CoreAssetsMixin, R
                                          "computeId": compute,
                                          "tags": {}, "properties": {}}}
             child = f"{name}_{index}"
-            # The service records each trial's hyperparameters as a tag of the sweep run, keyed by the trial.
-            body["properties"].setdefault("tags", {})[child] = json.dumps(params)
+            # The service records each trial's hyperparameters (v2 search-space names) as a tag of the sweep run,
+            # keyed by the trial: _aml_system_<trial> (azureml-train-core's HyperDriveRun reads it, and <trial>).
+            body["properties"].setdefault("tags", {})[script.trial_tag_prefix + child] = json.dumps(params)
             self.jobs[child] = FakeJob(child, child_body, child_script, parent=name)
         return 201, {}, self._job_resource(self.jobs[name])
 

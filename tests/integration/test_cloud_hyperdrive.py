@@ -25,7 +25,8 @@ def test_sweep_job_and_best_trial(fake_aml, cloud_workspace, make_project, capsy
                               policy=BanditPolicy(slack_factor=0.1), estimator=est)
     trials = tuple(({"learning_rate": lr}, JobScript(states=("Completed",), metrics={"val_acc": accs}))
                    for lr, accs in ((0.01, [0.5, 0.7]), (0.05, [0.9, 0.6]), (0.09, [0.8])))
-    fake_aml.script_next_job(JobScript(states=("Running", "Completed"), children=trials))
+    fake_aml.script_next_job(JobScript(states=("Running", "Completed"), children=trials,
+                                       trial_tag_prefix=""))  # as older runs were tagged: <sweep>_<n>
 
     run = Experiment(cloud_workspace, "hd").submit(config)
 
@@ -58,3 +59,43 @@ def test_sweep_job_and_best_trial(fake_aml, cloud_workspace, make_project, capsy
     # The common notebook line: the best trial's arguments, with the value the sweep gave it.
     arguments = best.get_details()["runDefinition"]["arguments"]
     assert arguments[arguments.index("--learning_rate") + 1] == "0.05" and "--epochs" in arguments
+
+
+def _sweep(fake_aml, cloud_workspace, make_project):
+    """A sweep over '--learning-rate' and '--batch-size' (v2 names: learning_rate, batch_size), three trials
+    tagged as the current service tags them (``_aml_system_<trial>``, values under the v2 names)."""
+    est = PyTorch(make_project(), entry_script="train.py", compute_target="gpu-cluster")
+    config = HyperDriveConfig(RandomParameterSampling({"--learning-rate": uniform(0.001, 0.1),
+                                                       "--batch-size": choice(16, 32)}),
+                              "loss", PrimaryMetricGoal.MINIMIZE, max_total_runs=3, estimator=est)
+    trials = tuple(({"learning_rate": lr, "batch_size": bs}, JobScript(states=("Completed",),
+                                                                        metrics={"loss": losses}))
+                   for lr, bs, losses in ((0.01, 16, [0.5, 0.4]), (0.05, 32, [0.9, 0.2]), (0.09, 16, [0.3])))
+    fake_aml.script_next_job(JobScript(states=("Running", "Completed"), children=trials))
+    return Experiment(cloud_workspace, "hd-names").submit(config)
+
+
+def test_trial_values_read_back_under_the_v1_argument_names(fake_aml, cloud_workspace, make_project):
+    run = _sweep(fake_aml, cloud_workspace, make_project)
+    run.wait_for_completion()
+    assert run.get_hyperparameters()[f"{run.id}_1"] == '{"--learning-rate": 0.05, "--batch-size": 32}'
+    best = run.get_best_run_by_primary_metric()
+    assert best.id == f"{run.id}_1"  # min over each trial's values: 0.2
+    arguments = best.get_details()["runDefinition"]["arguments"]
+    assert arguments[arguments.index("--learning-rate") + 1] == "0.05"
+    assert arguments[arguments.index("--batch-size") + 1] == "32"
+
+
+def test_a_reattached_sweep_answers_from_the_jobs_own_objective(fake_aml, cloud_workspace, make_project):
+    from acpt_estimator.v1.core.run import Run
+
+    run = _sweep(fake_aml, cloud_workspace, make_project)
+    run.wait_for_completion()
+    reopened = Run.get(cloud_workspace, run.id)  # no HyperDriveConfig in memory: yesterday's sweep
+    assert reopened.hyperdrive_config is None
+    assert reopened.get_best_run_by_primary_metric().id == f"{run.id}_1"  # minimize, from the sweep's objective
+    rows = reopened.get_children_sorted_by_primary_metric()
+    assert [(r["run_id"][-2:], r["best_primary_metric"]) for r in rows] == [("_1", 0.2), ("_2", 0.3), ("_0", 0.4)]
+    assert reopened.get_hyperparameters() == run.get_hyperparameters()
+    listed = [r for r in Experiment(cloud_workspace, "hd-names").get_runs() if r.id == run.id]
+    assert listed and listed[0].get_best_run_by_primary_metric().id == f"{run.id}_1"

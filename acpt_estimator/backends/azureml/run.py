@@ -62,7 +62,9 @@ class CloudRun(ScriptRun):
             with azure_errors(self._workspace, f"read the sweep {parent_id!r} of trial {self._id!r}"):
                 sweep = ml_client(self._workspace).jobs.get(parent_id)
             command = command or getattr(getattr(sweep, "trial", None), "command", None)
-            sampled = json.loads((sweep.tags or {}).get(self._id) or "{}")
+            from .sweep_run import trial_tag
+
+            sampled = json.loads(trial_tag(sweep.tags or {}, self._id) or "{}")
             values = {**_literal_inputs(sweep), **values, **{str(k).lstrip("-"): v for k, v in sampled.items()}}
         script, arguments = command_arguments(command, values)
         distribution = getattr(job, "distribution", None)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from acpt_estimator.v1.train.hyperdrive.run import HyperDriveRun
 from ...snapshot_guard import check_snapshot
 from .build_context import remove_private
@@ -20,6 +22,9 @@ def submit_sweep(config, experiment, tags=None):
     check_snapshot(trial.source_directory, entry_script=trial.entry_script)
     job = to_sweep_job(config, experiment_name=experiment.name, tags=tags)  # validated by the translation
     job.name = new_run_id(experiment.name)
+    # The service records trial values under v2 search-space names; keep the v1 names the user gave on the job,
+    # so a sweep reopened by id (no HyperDriveConfig) reads them back as v1 did.
+    job.properties = {**(job.properties or {}), PARAMETER_NAMES: json.dumps(parameter_names(config))}
     try:
         with azure_errors(workspace, f"submit a HyperDrive run to experiment {experiment.name!r}"):
             created = client.jobs.create_or_update(job, skip_validation=True)
@@ -29,20 +34,68 @@ def submit_sweep(config, experiment, tags=None):
 
 
 class CloudHyperDriveRun(HyperDriveRun, CloudRun):
-    """The sweep's parent run; trials are its children (run history), metrics come from MLflow per trial."""
+    """The sweep's parent run; trials are its children (run history), metrics come from run history per trial."""
 
     def __init__(self, experiment, run_id, job=None, config=None):
         super().__init__(experiment, run_id, job)
         self._config = config
 
+    def _primary(self) -> tuple:
+        """The primary metric and goal: the submitted HyperDriveConfig's, else the sweep job's own objective (a
+        sweep reopened by id, from get_runs, or from yesterday)."""
+        if self._config is not None:
+            return super()._primary()
+        objective = getattr(self._job or self._refresh(), "objective", None)
+        if objective is None or not getattr(objective, "primary_metric", None):
+            return super()._primary()
+        return objective.primary_metric, str(objective.goal).lower() == "maximize"
+
     def _hyperparameters_of(self, child):
-        """The sampled values (a JSON string, as v1 returned it): the service records them as tags of the sweep
-        run, one per trial, keyed by the trial's id (``<sweep>_<n>``)."""
-        if self._parent_tags is None or child.id not in self._parent_tags:
-            self._parent_tags = self.get_tags()
-        return self._parent_tags.get(child.id)
+        """The sampled values as v1 returned them (a JSON string keyed by the v1 argument names). The service
+        records them as tags of the sweep run, one per trial: ``_aml_system_<trial id>`` (older runs:
+        ``<trial id>``), keyed by the v2 search-space names."""
+        found = trial_tag(self._parent_tags or {}, child.id)
+        if found is None:
+            self._parent_tags = dict(getattr(self._refresh(), "tags", None) or {})
+            found = trial_tag(self._parent_tags, child.id)
+        if found is None:
+            return None
+        try:
+            values = json.loads(found)
+        except ValueError:
+            return found  # not JSON: as the service stored it
+        names = self._v1_names()
+        return json.dumps({names.get(k, k): v for k, v in values.items()}) if isinstance(values, dict) else found
+
+    def _v1_names(self) -> dict:
+        if self._config is not None:
+            return parameter_names(self._config)
+        properties = getattr(self._job or self._refresh(), "properties", None) or {}
+        try:
+            return json.loads(properties.get(PARAMETER_NAMES) or "{}")
+        except ValueError:
+            return {}
 
     _parent_tags = None
+
+
+PARAMETER_NAMES = "acpt.v1.parameter_names"
+
+
+def trial_tag(sweep_tags: dict, trial_id: str):
+    """A trial's values as the service tagged the sweep run: ``_aml_system_<trial id>``, older ``<trial id>``
+    (azureml-train-core's HyperDriveRun.get_hyperparameters reads both)."""
+    for key in (f"_aml_system_{trial_id}", trial_id):
+        if key in sweep_tags:
+            return sweep_tags[key]
+    return None
+
+
+def parameter_names(config) -> dict:
+    """{v2 search-space name: the v1 name the user gave} (``'--batch-size'`` became ``batch_size``)."""
+    from acpt_estimator.v1.train.hyperdrive.runconfig import input_name_for
+
+    return {input_name_for(name): name for name in config._sampling.parameter_space}
 
 
 def run_for_job(experiment, job):
