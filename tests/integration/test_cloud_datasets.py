@@ -101,3 +101,21 @@ def test_register_pandas_dataframe_uploads_parquet_and_reads_back(cloud_workspac
     assert len(uploaded) == 1 and uploaded[0].endswith("/part-00000.parquet")
     assert registered.version == "1"
     assert Dataset.get_by_name(cloud_workspace, "frame").to_pandas_dataframe().equals(frame)
+
+
+def test_partition_by_uploads_v1s_layout_and_registers_it(cloud_workspace, fake_aml):
+    fake_aml.state.blobs.blobs[BLOBS + "oj/oj.csv"] = (b"Store,Brand,Quantity\n2,tropicana,100\n2,dominicks,200\n"
+                                                       b"5,tropicana,50\n")
+    ds = cloud_workspace.get_default_datastore()
+    oj = Dataset.Tabular.from_delimited_files(path=(ds, "oj/*.csv"))
+    partitioned = oj.partition_by(["Store", "Brand"], target=(ds, "parts"), name="oj_parts", show_progress=False)
+    written = sorted(name[len(BLOBS):].split("/", 2)[2] for name in fake_aml.state.blobs.blobs
+                     if name.startswith(BLOBS + "parts/"))  # parts/<guid>/<Store>/<Brand>/part-00000.parquet
+    assert written == ["2/dominicks/part-00000.parquet", "2/tropicana/part-00000.parquet",
+                       "5/tropicana/part-00000.parquet"]
+    body = fake_aml.calls("PUT", r".*/data/oj_parts/versions/1$")[0].json()["properties"]
+    assert body["dataUri"].startswith("azureml://datastores/workspaceblobstore/paths/parts/")
+    again = Dataset.get_by_name(cloud_workspace, "oj_parts")
+    assert again.partition_keys == partitioned.partition_keys == ["Store", "Brand"]
+    assert again.get_partition_key_values(["Store"]) == [{"Store": 2}, {"Store": 5}]
+    assert again.filter(again["Brand"] == "tropicana").to_pandas_dataframe()["Quantity"].tolist() == [100, 50]

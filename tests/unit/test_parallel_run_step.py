@@ -162,3 +162,15 @@ def test_v2_parallel_node_matches_golden_file(datastore, tmp_path):
     node = loaded.jobs["score_rows"]
     assert node.task["program_arguments"] == job.task.program_arguments
     assert json.loads(node.environment_variables["ACPT_DATASET_oj"])["type"] == "tabular"
+
+
+def test_an_input_written_by_another_step_is_linked(datastore, tmp_path):
+    from acpt_estimator.pipelines.kinds.parallel_v2 import to_parallel_node
+
+    prepared = PipelineData("prepared", datastore=datastore).as_dataset()
+    step = ParallelRunStep("score", config(description="nightly scoring"), inputs=[prepared.as_named_input("prep")],
+                           output=PipelineData("scores", datastore=datastore))
+    spec = step._to_step_spec(StepBuildContext(node_name="score", producers={"prepared": "prep", "scores": "score"}))
+    assert [(link.input_name, link.step, link.output) for link in spec.links] == [("prep", "prep", "prepared")]
+    node = to_parallel_node(spec, code_root=str(tmp_path))  # the pipeline translation binds the input
+    assert node.inputs["prep"].path is None and node.description == "nightly scoring"

@@ -105,7 +105,9 @@ def to_parallel_node(step, context=None, *, code_root: str | None = None, valida
     if settings.output_action == "append_row" and settings.append_row_file_name != "parallel_run_step.txt":
         program += ["--append_row_file_name", shlex.quote(settings.append_row_file_name)]
     program += [_argument(t) for t in job.arguments]
-    inputs = {i.name: Input(type=i.uri_type, path=i.uri, mode=_INPUT_MODES[i.mode]) for i in job.inputs}
+    # inputs other steps write get no path here: the pipeline translation binds them to the producer's output
+    inputs = {i.name: Input(type=i.uri_type, mode=_INPUT_MODES[i.mode]) if i.kind == "step_output" else
+              Input(type=i.uri_type, path=i.uri, mode=_INPUT_MODES[i.mode]) for i in job.inputs}
     # literal pipeline parameters the arguments reference (${{inputs.<name>}}), with their defaults
     inputs.update({p.name: p.default for p in step.parameters if isinstance(p.default, (str, int, float, bool))})
     outputs = {o.name: Output(type="uri_folder", mode=_OUTPUT_MODES[o.mode]) for o in job.outputs}
@@ -116,6 +118,7 @@ def to_parallel_node(step, context=None, *, code_root: str | None = None, valida
     append_row = settings.output_action == "append_row" and settings.output_name
     node = parallel_run_function(
         name=step.name, display_name=step.display_name or step.name, compute=job.compute.target,
+        description=settings.options.get("description"),
         inputs=inputs, outputs=outputs or None, input_data=f"${{{{inputs.{name}}}}}",
         instance_count=int(found["node_count"]), max_concurrency_per_instance=int(found["process_count_per_node"]),
         mini_batch_size=size, partition_keys=None, error_threshold=settings.error_threshold,
@@ -127,6 +130,6 @@ def to_parallel_node(step, context=None, *, code_root: str | None = None, valida
                          program_arguments=" ".join(program),
                          append_row_to=f"${{{{outputs.{settings.output_name}}}}}" if append_row else None,
                          environment=environment_for(job.environment)))
-    if validate:
+    if validate and not step.links:  # a linked node is validated inside its pipeline job
         validate_command(node)
     return node

@@ -155,7 +155,8 @@ class ParallelRunStep(PipelineStep):
             logging_level=str(values["logging_level"]).upper(), partition_keys=tuple(keys or ()),
             input_names=tuple(t.name for t in primary),
             side_input_names=tuple(i.name for i in io.inputs if i.name not in {t.name for t in primary}),
-            output_name=output_name, options={**options, "input_kind": self._input_kind})
+            output_name=output_name, options={**options, "input_kind": self._input_kind,
+                                              **({"description": config.description} if config.description else {})})
         job = JobSpec(
             source_directory=source, entry_script=config.entry_script,
             arguments=tuple(io.tokens[len(self._primary):]), inputs=io.inputs, outputs=io.outputs,
