@@ -211,3 +211,55 @@ def test_v2_adapter_runs_the_v1_entry_script(datastore, local_workspace, tmp_pat
     assert done.returncode == 0, done.stderr
     assert done.stdout == ("1990-06-14 200 10.5 2 dominicks 21.0\n1990-06-14 100 10.5 2 tropicana 42.0\n"
                            "1990-06-21 70 10.5 2 tropicana 42.0\n1990-06-21 50 11.2 5 tropicana 22.4\n")
+
+
+def test_init_failing_in_every_worker_fails_the_step(datastore, tmp_path):
+    files = Dataset.File.from_files(path=(datastore, "raw/files/**"))
+    code, output, _ = run_driver(tmp_path, {"files": files}, "--entry_script", "bad_init.py",
+                                 "--process_count_per_node", "2")
+    assert code == 42 and "init() failed 3 times in every worker" in output
+    assert "RuntimeError: no model here" in (tmp_path / "job" / "logs" / "job_error.txt").read_text()
+
+
+def test_sigterm_ends_the_driver_and_every_worker(datastore, tmp_path, monkeypatch):
+    import signal
+    import time
+
+    monkeypatch.setenv("FLAKY_STATE", str(tmp_path) + os.sep)
+    write_files(tmp_path / "hang", {f"h{i}.txt": "hang" for i in range(3)})
+    datastore.upload(str(tmp_path / "hang"), target_path="hang", show_progress=False)
+    job = tmp_path / "job"
+    shutil.copytree(SCRIPTS, job)
+    builder = ArgumentBuilder()
+    builder.add_data(Dataset.File.from_files(path=(datastore, "hang/**")).as_named_input("files"))
+    item = builder.inputs["files"]
+    token = f"acpt-prs-sigterm-{os.getpid()}"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "acpt_estimator.job_runtime.acpt_parallel.driver", "--input",
+         f"files={input_path(item, os.environ['ACPT_ESTIMATOR_HOME'])}", "--entry_script", "flaky.py",
+         "--mini_batch_size", "1", "--process_count_per_node", "3", "--", token], cwd=job,
+        env=dict(os.environ, **{DEFINITION_VAR + "files": item.definition}), stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and _processes_with(token) < 3:  # three workers inside run()
+        time.sleep(0.1)
+    assert _processes_with(token) >= 3
+    proc.send_signal(signal.SIGTERM)
+    proc.wait(timeout=30)
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and _processes_with(token):
+        time.sleep(0.1)
+    assert _processes_with(token) == 0
+
+
+def _processes_with(token: str) -> int:
+    """Worker processes alive whose command line holds ``token``."""
+    count = 0
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as handle:
+                argv = handle.read().split(b"\0")
+        except OSError:
+            continue  # it ended meanwhile
+        count += token.encode() in argv and b"acpt_parallel.worker" in argv
+    return count
