@@ -18,6 +18,8 @@ import string
 DEFINITION_VAR = "ACPT_DATASET_"  # + input name: the definition of a dataset input, for the job
 READERS = ("read_delimited", "read_parquet", "read_json_lines")
 ROW_STEPS = ("take", "skip", "take_random_sample", "random_split")
+# What a local-store writer publishes through (backends/local/atomic): never data, whatever a killed writer left.
+TEMPORARY = re.compile(r"\.(?:.+\.[a-z0-9_]{8}\.tmp|staging-(?:\d+-)?[a-z0-9_]{8}|download-[a-z0-9_]{8})")
 
 
 def glob_regex(pattern: str):
@@ -63,13 +65,15 @@ def select(files: list[str], path: str) -> list[tuple[str, str]]:
 
 
 def local_files(root: str) -> list[str]:
-    """Every file under ``root``, relative, '/'-separated, sorted."""
+    """Every file under ``root``, relative, '/'-separated, sorted; a writer's temporary files are not data."""
     if os.path.isfile(root):
         return [os.path.basename(root)]
     found = []
-    for folder, _, names in os.walk(root):
+    for folder, dirs, names in os.walk(root):
+        dirs[:] = [d for d in dirs if not TEMPORARY.fullmatch(d)]
         for name in names:
-            found.append(os.path.relpath(os.path.join(folder, name), root).replace(os.sep, "/"))
+            if not TEMPORARY.fullmatch(name):
+                found.append(os.path.relpath(os.path.join(folder, name), root).replace(os.sep, "/"))
     return sorted(found)
 
 

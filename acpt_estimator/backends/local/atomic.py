@@ -4,15 +4,25 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 import shutil
 import tempfile
 
+# The writer's pid is part of every temporary name, so the next writer can tell a dead writer's leftovers.
+_WRITER = re.compile(r"\.(?:.+\.(?P<pid>\d+)\.[a-z0-9_]{8}\.tmp|staging-(?P<spid>\d+)-[a-z0-9_]{8})")
 
-def copy_file(source: str, dest: str) -> None:
-    """Copy ``source`` to ``dest`` so a reader sees the old file or the new one, never a mix of two writers."""
+
+def copy_file(source: str, dest: str, cleaned: set | None = None) -> None:
+    """Copy ``source`` to ``dest`` so a reader sees the old file or the new one, never a mix of two writers.
+    A dead writer's leftovers in the folder are removed first (once per folder in ``cleaned``, for uploads that
+    write many files into one folder)."""
     folder = os.path.dirname(dest)
     os.makedirs(folder, exist_ok=True)
-    handle, tmp = tempfile.mkstemp(dir=folder, prefix=f".{os.path.basename(dest)}.", suffix=".tmp")
+    if cleaned is None or folder not in cleaned:
+        clean_stale(folder)
+        if cleaned is not None:
+            cleaned.add(folder)
+    handle, tmp = tempfile.mkstemp(dir=folder, prefix=f".{os.path.basename(dest)}.{os.getpid()}.", suffix=".tmp")
     try:
         with os.fdopen(handle, "wb") as out, open(source, "rb") as src:
             shutil.copyfileobj(src, out)
@@ -25,7 +35,38 @@ def copy_file(source: str, dest: str) -> None:
 def stage(folder: str) -> str:
     """A private folder inside ``folder`` to build a version in; readers skip names starting with '.'."""
     os.makedirs(folder, exist_ok=True)
-    return tempfile.mkdtemp(dir=folder, prefix=".staging-")
+    clean_stale(folder)
+    return tempfile.mkdtemp(dir=folder, prefix=f".staging-{os.getpid()}-")
+
+
+def clean_stale(folder: str) -> list[str]:
+    """Remove what dead writers left in ``folder`` (their pid no longer runs); return the names removed."""
+    removed = []
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return removed
+    for name in names:
+        match = _WRITER.fullmatch(name)
+        if match is None or _alive(int(match["pid"] or match["spid"])):
+            continue
+        path = os.path.join(folder, name)
+        if os.path.isdir(path) and not os.path.islink(path):
+            shutil.rmtree(path, ignore_errors=True)
+        else:
+            _remove(path)
+        removed.append(name)
+    return removed
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # EPERM: it runs, as another user
+        return True
+    return True
 
 
 def claim_version(folder: str, staging: str, first: int, fill) -> int:

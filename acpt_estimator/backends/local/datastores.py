@@ -57,8 +57,9 @@ def upload(datastore_name: str, src_dir: str, target_path: str | None, overwrite
             f"{len(conflicts)} different file(s): {shown}. Pass overwrite=True to replace them; nothing was uploaded.")
     if show_progress:
         print(f"Uploading an estimated of {len(files)} files ({len(files) - len(todo)} already there)")
+    cleaned: set = set()
     for count, rel in enumerate(todo, 1):
-        atomic.copy_file(os.path.join(src_dir, rel), os.path.join(target, *rel.split("/")))
+        atomic.copy_file(os.path.join(src_dir, rel), os.path.join(target, *rel.split("/")), cleaned)
         if show_progress:
             print(f"Uploaded {rel}, {count} files out of an estimated total of {len(todo)}")
     if show_progress:
@@ -190,9 +191,10 @@ def download(datastore_name: str, target_path: str, prefix: str | None, overwrit
              store_home: str | None = None) -> int:
     """v1 ``datastore.download``: files whose path starts with ``prefix`` copied under ``target_path``."""
     from ...datastore_paths import download_each
+    from ...job_runtime.acpt_datasets import local_files
 
     root = datastore_folder(store_home or home(), datastore_name)
-    names = list_source_files(root) if os.path.isdir(root) else []
+    names = local_files(root) if os.path.isdir(root) else []  # a killed writer's temporary files are not data
     wanted = [n for n in names if n.startswith((prefix or "").lstrip("/"))]
     return download_each(wanted, target_path, overwrite, show_progress,
                          lambda rel, dest: shutil.copyfile(os.path.join(root, rel), dest))

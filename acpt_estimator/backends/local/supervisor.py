@@ -329,6 +329,11 @@ def _install_handlers() -> None:
         signal.signal(signum, _on_signal)
 
 
+def _busy_threads() -> bool:
+    """Whether non-daemon threads other than the main one still run (the interpreter waits for them)."""
+    return any(t is not threading.main_thread() and not t.daemon and t.is_alive() for t in threading.enumerate())
+
+
 def _on_signal(signum, frame):
     interrupted.set()
     running = active()
@@ -337,6 +342,11 @@ def _on_signal(signum, frame):
     previous = _previous.get(signum, signal.SIG_DFL)
     if callable(previous):
         return previous(signum, frame)
+    if not threading.main_thread().is_alive() and _busy_threads():
+        # The driver's main code has returned and the interpreter is waiting for its threads (a sweep's
+        # scheduler, job watchers): an exception here would abandon them half-way (a sweep left Failed). They
+        # saw `interrupted` and end their jobs as Canceled; the interpreter exits when they are done.
+        return None
     if signum == signal.SIGINT:
         raise KeyboardInterrupt
     if not running:  # nothing to wait for: die exactly as the default handler would
