@@ -51,7 +51,7 @@ def pip_requirement(value, parameter: str = "pip_packages") -> str:
     if not isinstance(value, str):
         raise _refuse(parameter, value, f"is a {type(value).__name__}, not a string", "'numpy==1.26.4'")
     text = value.strip()
-    if not text or any(ord(ch) < 32 or ord(ch) == 127 for ch in text):
+    if not text or not text.isprintable():  # also NEL, LS, PS: line breaks to some readers
         raise _refuse(parameter, value, "is empty or holds a control character (a newline would start a new "
                       "build instruction)", "'numpy==1.26.4'")
     if text.startswith("-"):

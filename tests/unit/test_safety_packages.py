@@ -7,7 +7,7 @@ import re
 import string
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from acpt_estimator import PyTorch
@@ -73,6 +73,7 @@ def test_valid_requirements_are_accepted_and_written_as_one_quoted_word(name, op
 
 
 @settings(max_examples=300, deadline=None)
+@example(text="0@\x850")  # found by this test: NEL inside a PEP 508 URL
 @given(text=st.text(alphabet=string.printable + "\u2028\x85\x00", min_size=1, max_size=40))
 def test_no_accepted_package_string_can_add_a_build_instruction(text):
     for check in (pip_requirement, conda_spec):
