@@ -24,6 +24,65 @@ def submit(spec, experiment) -> "CapturedRun":
     return write_job(job, spec, experiment)
 
 
+def submit_pipeline(spec, experiment, values: dict, regenerate_outputs: bool = False) -> "CapturedPipeline":
+    """Translate a PipelineSpec to one v2 PipelineJob, validate it and write it as YAML."""
+    from .azureml.pipeline_translate import to_pipeline_job
+
+    job = to_pipeline_job(spec, values, context_root=environments_dir(), regenerate_outputs=regenerate_outputs)
+    captured = write_job(job, _PipelineTarget(spec), experiment)
+    return CapturedPipeline(spec, captured)
+
+
+class _PipelineTarget:
+    """What CapturedRun reads from a spec (compute target, environment) for a whole pipeline."""
+
+    def __init__(self, spec):
+        targets = [s.job.compute.target for s in spec.steps if s.job is not None]
+        self.compute = type("Compute", (), {"target": targets[0] if targets else None})()
+        self.environment = None
+
+
+class CapturedPipeline:
+    """The pipeline handle of a captured pipeline: nothing runs, every step reads NotStarted."""
+
+    captured = True  # waiting on it returns at once, without an error
+
+    def __init__(self, spec, captured):
+        self.spec, self.captured = spec, captured
+
+    @property
+    def id(self):
+        return self.captured.id
+
+    def get_status(self):
+        return "NotStarted"
+
+    def wait(self, timeout=None):
+        return True
+
+    def cancel(self):
+        return None
+
+    def steps(self):
+        return {s.name: {"displayName": s.display_name, "status": "NotStarted", "runId": None, "reused": False,
+                         "outputs": {}} for s in self.spec.steps}
+
+    def step_runs(self):
+        return {}
+
+    def outputs(self, node):
+        return {}
+
+    def all_outputs(self):
+        return {}
+
+    def error(self):
+        return None
+
+    def run(self, experiment):
+        return self.captured
+
+
 def environments_dir() -> str:
     return os.path.join(os.path.abspath(capture_dir()), "environments")
 
@@ -51,6 +110,10 @@ def _make_paths_relative(data: dict, out_dir: str) -> None:
     """load_job resolves paths against the YAML's folder, so relative paths keep the export movable."""
     if isinstance(data.get("trial"), dict):  # sweep jobs keep code and environment in the trial
         _make_paths_relative(data["trial"], out_dir)
+    for node in (data.get("jobs") or {}).values():  # pipeline nodes and their components
+        _make_paths_relative(node, out_dir)
+    if isinstance(data.get("component"), dict):
+        _make_paths_relative(data["component"], out_dir)
     if isinstance(data.get("code"), str) and os.path.isabs(data["code"]):
         data["code"] = os.path.relpath(data["code"], out_dir)
     build = (data.get("environment") or {}).get("build") if isinstance(data.get("environment"), dict) else None

@@ -28,8 +28,7 @@ def resolve_job(step, values: dict, inputs_from: dict):
     for token in job.arguments:
         if isinstance(token, ParamRef):
             value = values[token.name]
-            tokens.append(InputRef(value.name) if isinstance(value, DataInput) else
-                          Literal(str(value), expand=False))
+            tokens.append(InputRef(value.name) if isinstance(value, DataInput) else Literal(str(value), expand=False))
         else:
             tokens.append(token)
     inputs = []
@@ -38,11 +37,11 @@ def resolve_job(step, values: dict, inputs_from: dict):
             item = DataInput(name=item.name, reference_name=item.reference_name, kind="local", mode=item.mode,
                              uri_type=item.uri_type, uri=inputs_from[item.name])
         inputs.append(item)
-    for param in step.parameters:  # a DataPath parameter's value replaces the input of the same name
+    for param in step.parameters:  # a DataPath parameter's value replaces the input it stands for
         value = values.get(param.name)
         if param.kind == "datapath" and isinstance(value, DataInput):
-            inputs = [attrs.evolve(value, name=i.name, reference_name=i.reference_name) if i.name == param.default.name
-                      else i for i in inputs]
+            inputs = [attrs.evolve(value, name=i.name, reference_name=i.reference_name)
+                      if i.name == param.default.name else i for i in inputs]
     return attrs.evolve(job, arguments=tuple(tokens), inputs=tuple(inputs))
 
 
@@ -152,14 +151,12 @@ class LocalPipelineRun:
         state = self.record["steps"][step.name]
         inputs_from = {link.input_name: self.record["steps"][link.step]["outputs"][link.output]
                        for link in step.links}
-        if step.kind != "command":
-            from importlib import import_module
+        from importlib import import_module
 
-            from .spec import STEP_KINDS
+        from .spec import STEP_KINDS
 
-            job = import_module(STEP_KINDS[step.kind]).to_local_job(step, self)
-        else:
-            job = resolve_job(step, self.values, inputs_from)
+        # a kind's to_local_job gets this run: .values (parameters) and .record (producers' output folders)
+        job = import_module(STEP_KINDS[step.kind]).to_local_job(step, self)
         job = attrs.evolve(job, experiment_name=self.record["experimentName"], display_name=step.display_name)
         key = None
         if step.allow_reuse and not self.regenerate_outputs:
@@ -216,6 +213,10 @@ class LocalPipelineRun:
     def wait(self, timeout: float | None = None) -> bool:
         self.thread.join(timeout)
         return not self.thread.is_alive()
+
+    def inputs_for(self, step) -> dict:
+        """Input name -> the folder its producer wrote, for each linked input of ``step``."""
+        return {link.input_name: self.record["steps"][link.step]["outputs"][link.output] for link in step.links}
 
     def steps(self) -> dict:
         """node -> {displayName, status, runId, reused, outputs}, in the pipeline's order."""

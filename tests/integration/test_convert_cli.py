@@ -52,3 +52,20 @@ def test_arguments_after_double_dash_reach_the_driver(tmp_path):
                          cwd=tmp_path, capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
     assert "argv ['--epochs', '3']" in out.stdout
+
+
+def test_convert_writes_a_v1_pipeline_as_one_loadable_pipeline_job(tmp_path):
+    work = tmp_path / "pipeline"
+    shutil.copytree(os.path.join(DRIVER_DIR, os.pardir, "convert_pipeline"), work)
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("AZURE_", "ACPT_ESTIMATOR"))}
+    out = subprocess.run([sys.executable, "-m", "acpt_estimator.cli", "convert", "driver.py", "--out", "v2"],
+                         cwd=work, env=env, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert "status NotStarted" in out.stdout
+    (name,) = [p for p in os.listdir(work / "v2") if p.endswith(".yml")]
+    job = load_job(str(work / "v2" / name))
+    assert type(job).__name__ == "PipelineJob" and job._validate().passed
+    assert sorted(job.jobs) == ["prep", "train"] and job.inputs["rows"]._data == 7  # the submitted value
+    train = job.jobs["train"]
+    assert train.inputs["prepared"]._data.path == "${{parent.jobs.prep.outputs.prepared}}"
+    assert os.path.samefile(os.path.join(work / "v2", train.component.code), work / "src")

@@ -57,6 +57,17 @@ def test_node_and_job_checks_run_through_the_wrapped_private_methods():
     assert sdk.node_errors(_command(None)) != []  # no command
 
 
+def test_a_pipeline_job_is_checked_through_the_wrapped_private_method():
+    from azure.ai.ml.entities import PipelineJob
+
+    good = PipelineJob(jobs={"a": _command("python -c 1 --lr ${{inputs.lr}}")}, inputs={"lr": 0.1})
+    assert sdk.pipeline_errors(good) == []
+    from azure.ai.ml import command
+
+    no_compute = command(command="python -c 1", environment="azureml:AzureML-acpt-pytorch-2.8-cuda12.6@latest")
+    assert "Compute not set" in str(sdk.pipeline_errors(PipelineJob(jobs={"b": no_compute})))
+
+
 def test_a_sweep_node_has_the_same_private_checks():
     from azure.ai.ml.sweep import Choice
 

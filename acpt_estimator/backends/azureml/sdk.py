@@ -33,6 +33,12 @@ def check_job(job) -> None:
     job._validate()
 
 
+def pipeline_errors(job) -> list:
+    """The SDK's local checks of a PipelineJob (bindings between nodes and to the pipeline's inputs)."""
+    result = job._validate()
+    return [] if result.passed else [result.error_messages]
+
+
 def job_dict(job) -> dict:
     """The job as the YAML-shaped dict that ``load_job`` and ``az ml job create`` read."""
     return job._to_dict()

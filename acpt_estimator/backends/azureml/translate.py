@@ -127,10 +127,12 @@ def _compute(spec: JobSpec) -> dict:
     return args
 
 
-def to_command(spec: JobSpec, *, context_root: str | None = None, validate: bool = True, literal_inputs=None):
+def to_command(spec: JobSpec, *, context_root: str | None = None, validate: bool = True, literal_inputs=None,
+               is_deterministic: bool = True):
     """Build the v2 ``Command`` for a JobSpec and run both of the SDK's own validations on it.
 
-    ``literal_inputs`` (name -> default) declares the inputs that HyperDrive's SearchRef tokens reference.
+    ``literal_inputs`` (name -> default) declares the inputs that HyperDrive's SearchRef tokens (and pipeline
+    parameters) reference; ``is_deterministic=False`` stops v2 from reusing a pipeline node's earlier result.
     """
     ml = _azure_ml()
     if spec.distribution.kind not in ("none", "mpi", "pytorch"):
@@ -153,6 +155,7 @@ def to_command(spec: JobSpec, *, context_root: str | None = None, validate: bool
         experiment_name=spec.experiment_name,
         display_name=spec.display_name,
         tags=dict(spec.tags) or None,
+        is_deterministic=is_deterministic,
         **_compute(spec),
     )
     if validate:
@@ -184,12 +187,21 @@ def job_to_yaml(job) -> str:
     import json
 
     data = json.loads(json.dumps(sdk.job_dict(job)))
+    _local_folder_inputs(job, data)
+    for name, node in (getattr(job, "jobs", None) or {}).items():  # a pipeline's nodes
+        _local_folder_inputs(node, (data.get("jobs") or {}).get(name) or {})
+    return yaml.safe_dump(data, sort_keys=False)
+
+
+def _local_folder_inputs(job, data: dict) -> None:
     # azure-ai-ml 1.35 dumps a local folder input as 'azureml:/abs/path', which load_job then reads as an asset
     # id; write the folder itself (the job-runtime input is one).
     for name, item in (getattr(job, "inputs", None) or {}).items():
-        path = getattr(item, "path", None)
+        try:
+            path = getattr(item, "path", None)
+        except Exception:  # noqa: BLE001 - a pipeline's literal input has no path (the SDK raises)
+            continue
         dumped = (data.get("inputs") or {}).get(name)
         if isinstance(path, str) and isinstance(dumped, dict) and dumped.get("path") == f"azureml:{path}" \
                 and os.path.exists(path):
             dumped["path"] = path
-    return yaml.safe_dump(data, sort_keys=False)

@@ -58,6 +58,17 @@ def prepare_io(arguments: list, inputs: list, outputs: list, resource_inputs: li
 
     PipelineData, InputPortBinding, OutputPortBinding, PipelineDataset, PipelineParameter, PipelineOutputDataset = \
         _types()
+    from .graph import _DataPathParameter
+
+    bound: dict = {}
+    for items in (arguments, inputs):  # v1's (PipelineParameter, DataPathComputeBinding) pairs: one object per name
+        for i, item in enumerate(items):
+            if isinstance(item, tuple):
+                param = bound.setdefault(item[0].name if item else None, _DataPathParameter(*item))
+                items[i] = param
+    for param in bound.values():
+        if param not in inputs:
+            inputs.append(param)
     for i, argument in enumerate(arguments):
         if isinstance(argument, AbstractDataset):
             raise ValueError("Datasets cannot be used directly as arguments. Please make sure you've called the "
@@ -77,7 +88,8 @@ def prepare_io(arguments: list, inputs: list, outputs: list, resource_inputs: li
     for i, item in enumerate(inputs):
         if isinstance(item, OutputDatasetConfig):
             inputs[i] = item.as_input()
-    valid_in = (PipelineData, InputPortBinding, PipelineDataset, PipelineOutputDataset, PipelineParameter) + DATA_TYPES
+    valid_in = (PipelineData, InputPortBinding, PipelineDataset, PipelineOutputDataset, PipelineParameter,
+                _DataPathParameter) + DATA_TYPES
     for item in inputs + resource_inputs:
         if not isinstance(item, valid_in) or isinstance(item, OutputDatasetConfig):
             from acpt_estimator.v1.data.abstract_dataset import AbstractDataset as _Dataset
@@ -167,6 +179,10 @@ class _StepIOBuilder(ArgumentBuilder):
     def token(self, item):
         PipelineData, InputPortBinding, OutputPortBinding, PipelineDataset, PipelineParameter, OutputDataset = \
             _types()
+        from .graph import _DataPathParameter
+
+        if isinstance(item, _DataPathParameter):
+            return self._data_parameter(item.parameter, item.binding)
         if isinstance(item, PipelineParameter):
             if _is_data_default(item.default_value):
                 return self._data_parameter(item)
@@ -209,12 +225,12 @@ class _StepIOBuilder(ArgumentBuilder):
                              f"{default!r} used; give them distinct names or the same default.")
         self.parameters[name] = PipelineParameterSpec(name, default, kind)
 
-    def _data_parameter(self, param):
+    def _data_parameter(self, param, binding=None):
         """A DataPath/dataset-valued parameter: an input whose data the submit may replace."""
         from acpt_estimator.v1.data.datapath import DataPath
 
         default = param.default_value
-        data = default.create_data_reference(param.name) if isinstance(default, DataPath) else \
+        data = default.create_data_reference(param.name, binding) if isinstance(default, DataPath) else \
             getattr(default, "_consumption", lambda: default.as_named_input(param.name))()
         token = self.add_data(data)
         self._parameter(param.name, self.inputs[token.name], kind="datapath")

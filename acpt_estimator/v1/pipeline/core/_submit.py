@@ -48,7 +48,10 @@ def submit_pipeline_spec(spec, experiment, pipeline_parameters, regenerate_outpu
         from acpt_estimator.pipelines.local import submit
 
         return submit(spec, experiment, values, regenerate_outputs)
-    raise UserErrorException(
-        f"This pipeline's steps run on compute {sorted({s.job.compute.target for s in spec.steps if s.job})}: "
-        "submitting pipelines to Azure ML is not available in this release yet. Run it on this machine "
-        "(ACPT_ESTIMATOR_TARGET=local or acpt_estimator.force_target('local')).")
+    if backend == "capture":
+        from acpt_estimator.backends.capture import submit_pipeline as capture
+
+        return capture(spec, experiment, values, regenerate_outputs)
+    from acpt_estimator.backends.azureml.pipeline import submit_pipeline
+
+    return submit_pipeline(spec, experiment, values, regenerate_outputs)

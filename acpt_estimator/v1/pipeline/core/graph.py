@@ -97,6 +97,23 @@ class PipelineParameter:
         return {"type": kind, "default": self.default_value}
 
 
+class _DataPathParameter:
+    """v1's ``(PipelineParameter(name, DataPath(...)), DataPathComputeBinding(mode))`` in arguments and inputs."""
+
+    def __init__(self, parameter, binding=None):
+        if not isinstance(parameter, PipelineParameter) or not isinstance(parameter.default_value, DataPath):
+            raise ValueError(f"({parameter!r}, {binding!r}): a data path parameter is (PipelineParameter(name, "
+                             "default_value=DataPath(datastore, 'path')), DataPathComputeBinding(mode='mount')).")
+        self.parameter, self.binding = parameter, binding or DataPathComputeBinding()
+
+    @property
+    def name(self):
+        return self.parameter.name
+
+    def __str__(self):
+        return f"$AZUREML_DATAREFERENCE_{self.name}"
+
+
 class TrainingOutput:
     """What a training step (HyperDriveStep) outputs: ``'Metrics'`` or ``'Model'`` (with model_file)."""
 

@@ -180,7 +180,7 @@ class PipelineRun(_OverRun):
             print(f"\nPipelineRun Execution Summary\n==============================\nPipelineRun Status: "
                   f"{self.get_status()}\n", flush=True)
         status = self.get_status()
-        if raise_on_error and status != "Completed":
+        if raise_on_error and status != "Completed" and not getattr(self._handle, "captured", False):
             error = self._handle.error() or {}
             raise ActivityFailedException(f"Pipeline run {self.id} ended {status}: {error.get('message', '')}")
         return status

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 
-from acpt_estimator.v1.train.estimator.estimator import Estimator
+from acpt_estimator.v1.train.estimator.estimator import _EstimatorBase
 
 from .python_script_step import PythonScriptStep
 
@@ -13,7 +13,7 @@ logger = logging.getLogger(__name__)
 
 def check_estimator(estimator, arguments, step: str = "EstimatorStep"):
     """v1's EstimatorStep rules: arguments go to the step, data to the step's inputs, not to the estimator."""
-    if not isinstance(estimator, Estimator):
+    if not isinstance(estimator, _EstimatorBase):
         raise ValueError(f"{step}: estimator={type(estimator).__name__} is not an Estimator; pass an "
                          "azureml.train.estimator.Estimator or azureml.train.dnn.PyTorch.")
     params = estimator._params

@@ -1,0 +1,51 @@
+"""The v1 pipeline shapes whose v2 PipelineJob translations are pinned by golden files."""
+
+import os
+
+from acpt_estimator import PyTorch
+from acpt_estimator.v1.core.datastore import Datastore
+from acpt_estimator.v1.data.datapath import DataPath, DataPathComputeBinding
+from acpt_estimator.v1.data.output_dataset_config import OutputFileDatasetConfig
+from acpt_estimator.v1.pipeline.core import Pipeline, PipelineData, PipelineParameter
+from acpt_estimator.v1.pipeline.steps import CommandStep, EstimatorStep, MpiStep, PythonScriptStep
+
+SRC = os.path.join(os.path.dirname(__file__), os.pardir, "data", "pipeline_steps")
+
+
+class _Workspace:
+    name = "ws"
+
+
+def _ds(name="workspaceblobstore"):
+    return Datastore(_Workspace(), name)
+
+
+def prep_and_mpi_train():
+    """The course-lab shape: PipelineData between a PythonScriptStep and a 2-process MpiStep, a PipelineParameter."""
+    data, model = PipelineData("prepared", datastore=_ds()), PipelineData("model")
+    rows = PipelineParameter("rows", 5)
+    prep = PythonScriptStep("prep.py", name="Prepare data", arguments=["--out", data, "--n", rows], outputs=[data],
+                            source_directory=SRC, compute_target="cpu-cluster")
+    train = MpiStep(name="train", source_directory=SRC, script_name="train.py", compute_target="gpu-cluster",
+                    arguments=["--data", data.as_download(), "--model", model], inputs=[data.as_download()],
+                    outputs=[model], node_count=2, process_count_per_node=2, use_gpu=True)
+    return Pipeline(_Workspace(), [prep, train], description="prepare and train")
+
+
+def estimator_outputs_and_order():
+    """An EstimatorStep writing an OutputFileDatasetConfig read by a no-reuse step; a DataPath parameter; a
+    CommandStep ordered by run_after only; no compute (serverless)."""
+    raw = PipelineParameter("raw", DataPath(_ds(), "raw/2024"))
+    written = OutputFileDatasetConfig(name="features", destination=(_ds(), "features/{run-id}"))
+    est = PyTorch(SRC, entry_script="write_out.py", compute_target="cpu-cluster")
+    featurize = EstimatorStep(name="featurize", estimator=est, compute_target="cpu-cluster",
+                              estimator_entry_script_arguments=["--out", written, "--text",
+                                                                (raw, DataPathComputeBinding(mode="mount"))])
+    read = PythonScriptStep("read_in.py", name="read", arguments=["--in", written.as_input("features_in")],
+                            source_directory=SRC, allow_reuse=False)
+    report = CommandStep(command="echo done", name="report", source_directory=SRC, compute_target="cpu-cluster")
+    report.run_after(read)
+    return Pipeline(_Workspace(), [featurize, read, report], continue_on_step_failure=True)
+
+
+CASES = {"pipeline_prep_mpi_train": prep_and_mpi_train, "pipeline_estimator_outputs": estimator_outputs_and_order}
