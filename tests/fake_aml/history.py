@@ -40,13 +40,20 @@ class RunHistoryMixin:
                              "status": made["info"]["status"].title(), "tags": made["tags"]}
         if job is None:
             return _not_found("Run", name)
-        return 200, {}, {"runId": name, "runNumber": list(self.jobs).index(name) + 1, "parentRunId": job.parent,
-                         "status": job.current_status(), "tags": job.body["properties"].get("tags") or {}}
+        run = {"runId": name, "runNumber": list(self.jobs).index(name) + 1, "parentRunId": job.parent,
+               "status": job.current_status(), "tags": job.body["properties"].get("tags") or {}}
+        if job.node is not None:  # a pipeline step's run: its node, display name and experiment
+            run.update(displayName=job.body["properties"]["displayName"], runType="azureml.StepRun",
+                       properties=job.body["properties"]["properties"], experimentId="exp-id",
+                       createdUtc="2026-01-01T00:00:00Z")
+        return 200, {}, run
 
     def run_children(self, name, **_):
         runs = [{"runId": j.name, "parentRunId": name, "status": j.current_status(), "experimentId": "exp-id",
                  "tags": j.body["properties"].get("tags") or {}, "properties": j.body["properties"]["properties"],
-                 "createdUtc": "2026-01-01T00:00:00Z"} for j in self.jobs.values() if j.parent == name]
+                 "createdUtc": "2026-01-01T00:00:00Z", "displayName": j.body["properties"].get("displayName"),
+                 **({"runType": "azureml.StepRun"} if j.node is not None else {})}
+                for j in self.jobs.values() if j.parent == name]
         return 200, {}, {"value": runs, "continuationToken": None}
 
     def patch_run(self, name, body, **_):

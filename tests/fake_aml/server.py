@@ -42,17 +42,23 @@ class FakeCredential:
 
     @property
     def token(self) -> str:
+        return self._token()
+
+    def _token(self, audience: str | None = None) -> str:
         def part(data: dict) -> str:
             return base64.urlsafe_b64encode(json.dumps(data).encode()).rstrip(b"=").decode()
 
         claims = {"tid": self.tenant_id, "oid": "fake-user", "exp": int(time.time()) + 3600}
+        if audience:  # as AAD: the audience is the scope's resource (pipeline submits check it is Azure ML's)
+            claims["aud"] = audience
         return f"{part({'alg': 'HS256', 'typ': 'JWT'})}.{part(claims)}.ZmFrZS1zaWduYXR1cmU"
 
     def get_token(self, *scopes, **kwargs):
         from azure.core.credentials import AccessToken
 
         self.calls += 1
-        return AccessToken(self.token, int(time.time()) + 3600)
+        audience = scopes[0].rsplit("/.default", 1)[0] if scopes and scopes[0].endswith("/.default") else None
+        return AccessToken(self._token(audience), int(time.time()) + 3600)
 
 
 class FakeAzureML:

@@ -16,6 +16,7 @@ from .history import TERMINAL, RunHistoryMixin, _arm_error, _not_found, _user_er
 from .keyvault import FakeVault
 from .metrics_v2 import MetricsV2Mixin
 from .mlflow_api import MlflowMixin
+from .pipelines import PipelinesMixin
 from .run_uploads import RunUploadsMixin
 
 _WS = (r"/subscriptions/(?P<sub>[^/]+)/resourceGroups/(?P<rg>[^/]+)/providers/Microsoft\.MachineLearningServices"
@@ -36,6 +37,7 @@ class JobScript:
     error: dict | None = None
     children: tuple = ()  # sweep trials: (hyperparameters dict, JobScript) pairs
     trial_tag_prefix: str = "_aml_system_"  # the sweep run's tag per trial: current service; "" as older runs
+    nodes: dict | None = None  # pipeline jobs: node name -> JobScript of the child job the service starts for it
 
 
 @attrs.define
@@ -48,6 +50,7 @@ class FakeJob:
     parent: str | None = None
     created: float = attrs.Factory(time.time)
     mlflow: dict | None = None  # {"metrics": {key: [(value, step, ms)]}, "tags": {...}}, made on first use
+    node: str | None = None  # a pipeline's child: the node it runs
 
     @property
     def logs(self) -> dict:
@@ -80,13 +83,14 @@ class FakeJob:
         return lines[: len(lines) // 2] if status == "Running" else []
 
 
-class FakeState(RunHistoryMixin, MetricsV2Mixin, MlflowMixin, CoreAssetsMixin, RunUploadsMixin):
+class FakeState(RunHistoryMixin, MetricsV2Mixin, MlflowMixin, CoreAssetsMixin, RunUploadsMixin, PipelinesMixin):
     """All resources of one fake workspace; ``dispatch`` answers one request."""
 
     def __init__(self, subscription_id: str, resource_group: str, workspace_name: str):
         self.subscription_id, self.resource_group, self.workspace_name = subscription_id, resource_group, workspace_name
         self.base_url = ""
         self.codes: dict = {}  # (name, version) -> resource
+        self.components: dict = {}  # (name, version) -> resource (pipelines' anonymous components)
         self.jobs: dict = {}
         self.job_creations = 0
         self.models: dict = {}  # (name, version) -> resource
@@ -180,7 +184,7 @@ class FakeState(RunHistoryMixin, MetricsV2Mixin, MlflowMixin, CoreAssetsMixin, R
             ("GET", _WS + r"/models/(?P<name>[^/]+)/versions/(?P<version>[^/]+)", self.get_model_version),
             ("PUT", _WS + r"/models/(?P<name>[^/]+)/versions/(?P<version>[^/]+)", self.put_model_version),
             ("GET", _WS + r"/models/(?P<name>[^/]+)", self.get_model),
-        ] + self._core_routes(_WS)
+        ] + self._core_routes(_WS) + self._pipeline_routes(_WS)
 
     def dispatch(self, method, path, query, headers, body):
         if path.startswith("/blob/"):
@@ -308,6 +312,9 @@ class FakeState(RunHistoryMixin, MetricsV2Mixin, MlflowMixin, CoreAssetsMixin, R
 
     # ---- jobs ---------------------------------------------------------------------------------------
     def _job_resource(self, job: FakeJob) -> dict:
+        if job.node is not None:  # a pipeline's child: the jobs endpoint has no properties for it
+            return {"id": f"{self.ws_id}/jobs/{job.name}", "name": job.name, "properties": None,
+                    "type": "Microsoft.MachineLearningServices/workspaces/jobs"}
         resource = copy.deepcopy(job.body)
         props = resource.setdefault("properties", {})
         props["status"] = job.current_status() if job.polls else "Starting"
@@ -335,6 +342,8 @@ class FakeState(RunHistoryMixin, MetricsV2Mixin, MlflowMixin, CoreAssetsMixin, R
             # keyed by the trial: _aml_system_<trial> (azureml-train-core's HyperDriveRun reads it, and <trial>).
             body["properties"].setdefault("tags", {})[script.trial_tag_prefix + child] = json.dumps(params)
             self.jobs[child] = FakeJob(child, child_body, child_script, parent=name)
+        if body["properties"].get("jobType") == "Pipeline":
+            self.start_pipeline_children(name, body, script)
         return 201, {}, self._job_resource(self.jobs[name])
 
     def get_job(self, name, **_):
@@ -342,6 +351,8 @@ class FakeState(RunHistoryMixin, MetricsV2Mixin, MlflowMixin, CoreAssetsMixin, R
         if job is None:
             return _not_found("Job", name)
         job.status()
+        for child in self.pipeline_children(name):  # the steps move on as the pipeline does
+            child.status()
         return 200, {}, self._job_resource(job)
 
     def list_jobs(self, **_):

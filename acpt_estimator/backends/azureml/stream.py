@@ -29,7 +29,7 @@ def v1_status(status) -> str:
     return V1_STATUS.get(text, text)
 
 
-def _intervals():
+def poll_intervals():
     fixed = os.environ.get(POLL_VAR)
     if fixed:
         while True:
@@ -80,7 +80,7 @@ def wait_for_completion(run, show_output: bool, raise_on_error: bool) -> dict:
         out.write(f"RunId: {run.id}\nWeb View: {run.get_portal_url()}\n")
         out.flush()
     printer = LogPrinter(out)
-    intervals = _intervals()
+    intervals = poll_intervals()
     try:
         while True:
             details = run._history_details()

@@ -44,9 +44,13 @@ class PortDataReference:
         return parts[1] if parts else None
 
     def _datastore_parts(self):
-        """(datastore, path) when the folder is a local datastore stand-in (``<store>/datastores/<ds>/<path>``)."""
+        """(datastore, path): from an ``azureml://datastores/<ds>/paths/<p>`` URI (cloud steps), or from a local
+        datastore stand-in folder (``<store>/datastores/<ds>/<path>``)."""
         if self._folder is None:
             return None
+        if self._folder.startswith("azureml://datastores/"):
+            datastore, _, path = self._folder[len("azureml://datastores/"):].partition("/paths/")
+            return datastore, path.rstrip("/")
         marker = os.sep + "datastores" + os.sep
         if marker not in self._folder:
             return None
@@ -56,6 +60,13 @@ class PortDataReference:
 
     def download(self, local_path, overwrite=False, show_progress=True):
         """Copy the output's files under ``local_path/<path on datastore>`` (v1's layout); returns that folder."""
+        if self._folder is not None and self._folder.startswith("azureml://"):
+            from acpt_estimator.v1.core.datastore import Datastore
+
+            workspace = getattr(getattr(self._step_run, "experiment", None), "workspace", None)
+            Datastore.get(workspace, self.datastore_name).download(local_path, prefix=self.path_on_datastore,
+                                                                   overwrite=overwrite, show_progress=show_progress)
+            return os.path.join(local_path, *self.path_on_datastore.split("/"))
         if self._folder is None or not os.path.isdir(self._folder):
             raise UserErrorException(f"Output {self._name!r} has no data to download (its folder is gone: "
                                      f"{self._folder}).")

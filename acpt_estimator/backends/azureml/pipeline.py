@@ -1,0 +1,117 @@
+"""Submit a PipelineSpec as one v2 pipeline job and follow it: status, child jobs per step, outputs, cancel."""
+
+from __future__ import annotations
+
+import time
+
+from ...names import new_run_id
+from ...snapshot_guard import check_snapshot
+from .client import azure_errors, ml_client
+from . import stream
+
+
+def submit_pipeline(spec, experiment, values: dict, regenerate_outputs: bool = False) -> "CloudPipelineRun":
+    """Create the pipeline job (its anonymous components, code and environments first, as the SDK does)."""
+    from .pipeline_translate import to_pipeline_job
+
+    workspace = experiment.workspace
+    client = ml_client(workspace)
+    for folder in dict.fromkeys(s.job.source_directory for s in spec.steps if s.job is not None):
+        check_snapshot(folder)
+    job = to_pipeline_job(spec, values, regenerate_outputs=regenerate_outputs)
+    job.name = new_run_id(experiment.name)
+    job.experiment_name = experiment.name
+    with azure_errors(workspace, f"submit a pipeline to experiment {experiment.name!r}"):
+        created = client.jobs.create_or_update(job, skip_validation=True)
+    return CloudPipelineRun(experiment, created.name, spec, created)
+
+
+class CloudPipelineRun:
+    """The pipeline handle of a v2 pipeline job; each step is the child job whose node id is the step's node."""
+
+    def __init__(self, experiment, name: str, spec=None, job=None):
+        self.experiment, self.name, self.spec, self._job = experiment, name, spec, job
+        self._children: dict = {}
+
+    @property
+    def id(self) -> str:
+        return self.name
+
+    def _client(self):
+        return ml_client(self.experiment.workspace)
+
+    def _refresh(self):
+        with azure_errors(self.experiment.workspace, f"read pipeline run {self.name!r}"):
+            self._job = self._client().jobs.get(self.name)
+        return self._job
+
+    def get_status(self) -> str:
+        return stream.v1_status(self._refresh().status)
+
+    def wait(self, timeout: float | None = None) -> bool:
+        deadline = None if timeout is None else time.monotonic() + timeout
+        intervals = stream.poll_intervals()  # v1's polling: 2 s first, backing off to a minute
+        while self.get_status() not in stream.STOP_WAITING:
+            if deadline is not None and time.monotonic() >= deadline:
+                return False
+            delay = next(intervals)
+            time.sleep(delay if deadline is None else max(0.0, min(delay, deadline - time.monotonic())))
+        return True
+
+    def cancel(self) -> None:
+        with azure_errors(self.experiment.workspace, f"cancel pipeline run {self.name!r}"):
+            self._client().jobs.begin_cancel(self.name)
+
+    def _child_jobs(self) -> dict:
+        """node name -> the child job the service started for it (nodes not started yet are absent)."""
+        with azure_errors(self.experiment.workspace, f"list the steps of pipeline run {self.name!r}"):
+            children = list(self._client().jobs.list(parent_job_name=self.name))
+        found = {}
+        for child in children:
+            node = (getattr(child, "properties", None) or {}).get("azureml.nodeid") or child.display_name
+            found[node] = child
+        return found
+
+    def steps(self) -> dict:
+        children = self._child_jobs()
+        nodes = [s.name for s in self.spec.steps] if self.spec is not None else list(children)
+        display = {s.name: s.display_name for s in self.spec.steps} if self.spec is not None else {}
+        result = {}
+        for node in nodes:
+            child = children.get(node)
+            result[node] = {"displayName": display.get(node, node), "runId": getattr(child, "name", None),
+                            "status": stream.v1_status(child.status) if child is not None else "NotStarted",
+                            "reused": False, "outputs": self._outputs_of(node, child)}
+        return result
+
+    def step_runs(self) -> dict:
+        from .run import CloudRun
+
+        return {node: CloudRun(self.experiment, child.name, job=child) for node, child in self._child_jobs().items()}
+
+    def _outputs_of(self, node, child) -> dict:
+        """Output name -> datastore URI where the step wrote it (the service fills ${{name}} with the child's name)."""
+        if child is None or self.spec is None:
+            return {}
+        step = self.spec.step(node)
+        uris = {}
+        for item in step.job.outputs:
+            uri = item.uri.replace("{run-id}", child.name).replace("{output-name}", item.name)
+            uris[item.name] = uri
+        return uris
+
+    def outputs(self, node: str) -> dict:
+        return self._outputs_of(node, self._child_jobs().get(node))
+
+    def all_outputs(self) -> dict:
+        children = self._child_jobs()
+        return {node: self._outputs_of(node, children.get(node)) for node in children}
+
+    def error(self):
+        error = getattr(self._job, "error", None) if self._job is not None else None
+        return {"message": str(error)} if error else None
+
+    def run(self, experiment):
+        from .run import CloudRun
+
+        return CloudRun(experiment, self.name, job=self._job)
