@@ -30,7 +30,9 @@ def export(model, example_inputs, path, *, input_names=None, output_names=None, 
     of every dynamic dim (``verify_sizes={"seq": [...]}`` overrides), then all varied at once, plus any
     ``verify_inputs``; it raises OnnxVerificationError naming the shape that broke. ``optimize`` saves an ORT
     graph-optimised copy, ``int8`` a dynamically quantised one; both are verified and reported the same way
-    (int8 errors are reported, not enforced, unless ``int8_tolerance`` is given). ``latency`` times eager
+    (int8 errors are reported, not enforced, unless ``int8_tolerance`` is given). Both are made from a second
+    export in which every self-attention ``nn.MultiheadAttention`` becomes ORT's fused ``Attention`` op;
+    ``report.fusion`` lists the fused ops, and each module not fused with the reason. ``latency`` times eager
     PyTorch against every variant. ``exporter="legacy"`` forces the TorchScript exporter; ``fallback=True``
     uses it only when the torch.export-based one fails.
     """
@@ -69,7 +71,11 @@ def export(model, example_inputs, path, *, input_names=None, output_names=None, 
             outputs={n: (d, dims) for n, d, dims in _inputs.onnx_outputs(proto)},
             dynamic_dims=_inputs.dynamic_map(specs), export_seconds=seconds, fallback_reason=fallback_reason,
             notes=notes)
-        _make_variants(report, model, specs, arrays, output_names, verify=verify, tolerance=tolerance,
+        def reexport(dst):  # the same export again, for the fused variants
+            _run_exporter(model, args, dst, report.exporter, False, input_names, output_names, dynamic_axes,
+                          dynamic_shapes, declared, opset)
+
+        _make_variants(report, model, specs, arrays, output_names, reexport, verify=verify, tolerance=tolerance,
                        verify_sizes=verify_sizes, verify_inputs=verify_inputs, classifier=classifier,
                        optimize=optimize, optimize_level=optimize_level, int8=int8, int8_tolerance=int8_tolerance,
                        int8_op_types=int8_op_types, seed=seed, threads=threads)
@@ -84,20 +90,23 @@ def export(model, example_inputs, path, *, input_names=None, output_names=None, 
         model.train(was_training)
 
 
-def _make_variants(report, model, specs, arrays, output_names, *, verify, tolerance, verify_sizes, verify_inputs,
-                   classifier, optimize, optimize_level, int8, int8_tolerance, int8_op_types, seed, threads):
+def _make_variants(report, model, specs, arrays, output_names, reexport, *, verify, tolerance, verify_sizes,
+                   verify_inputs, classifier, optimize, optimize_level, int8, int8_tolerance, int8_op_types, seed,
+                   threads):
     """fp32, then the optional ORT-optimised and int8 files; each verified on the same cases when ``verify``."""
-    from .optimize import optimize_graph, quantize_int8
     from .verify import build_cases, check_variant, raise_if_failed
 
     stem = report.path[:-5] if report.path.endswith(".onnx") else report.path
     files = [("fp32", report.path, Tolerance.of(tolerance))]
-    if optimize:
-        files.append(("ort-opt", optimize_graph(report.path, f"{stem}.opt.onnx", optimize_level),
-                      Tolerance.of(tolerance)))
-    if int8:
-        files.append(("int8", quantize_int8(report.path, f"{stem}.int8.onnx", int8_op_types),
-                      Tolerance.of(int8_tolerance)))
+    if optimize or int8:
+        from .optimize import optimised_variants
+
+        if optimize_level not in ("basic", "extended", "all"):
+            raise OnnxExportError(f"optimize_level={optimize_level!r}: use 'basic', 'extended' or 'all'.")
+        made, report.fusion = optimised_variants(model, report.path, stem, reexport, report.exporter,
+                                                 optimize=optimize, level=optimize_level, int8=int8,
+                                                 int8_op_types=int8_op_types)
+        files += [(name, path, Tolerance.of(int8_tolerance if name == "int8" else tolerance)) for name, path in made]
     if not verify:
         report.variants = [VariantReport(name, file, tol) for name, file, tol in files]
         return

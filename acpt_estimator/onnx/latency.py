@@ -50,7 +50,7 @@ def measure(model, variants: dict, specs, *, batches=(1, 32), repeats=30, warmup
     finally:
         torch.set_num_threads(previous)
     setup = (f"median of {repeats} runs after {warmup} warm-up, {threads} thread(s) for torch and ORT, "
-             f"CPUExecutionProvider; speed-up = eager ms / variant ms")
+             f"CPUExecutionProvider with IO binding; speed-up = eager ms / variant ms")
     return rows, setup
 
 
@@ -88,4 +88,10 @@ def _eager(model, tensors):
 
 
 def _ort(session, feed):
-    return lambda: session.run(None, feed)
+    """Inputs bound once and outputs left in ORT's memory, as a server reusing its buffers would call it."""
+    binding = session.io_binding()
+    for name, array in feed.items():
+        binding.bind_cpu_input(name, array)
+    for output in session.get_outputs():
+        binding.bind_output(output.name, "cpu")
+    return lambda: session.run_with_iobinding(binding)

@@ -1,4 +1,4 @@
-"""Optional variants: an ORT graph-optimised copy, and int8 dynamic quantisation with ORT's pre-processing."""
+"""Optional variants: an ORT-optimised copy (transformer fusions first), and int8 dynamic quantisation."""
 
 from __future__ import annotations
 
@@ -8,11 +8,75 @@ import tempfile
 from .report import OnnxExportError
 
 
+def optimised_variants(model, src: str, stem: str, reexport, exporter: str, *, optimize: bool, level: str,
+                       int8: bool, int8_op_types) -> tuple:
+    """``([(name, path)], FusionReport)``: "ort-opt" and/or "int8", both made from the fused graph.
+
+    ``reexport(path)`` runs the same exporter again; it is called with nn.MultiheadAttention routed through ORT's
+    contrib Attention op, so the plain fp32 file stays portable ONNX while the optimised ones use ORT's kernels.
+    """
+    from .fusion import summarise
+
+    files = []
+    with tempfile.TemporaryDirectory() as tmp:
+        fused, records, notes = fuse(model, src, tmp, reexport, exporter)
+        counted = fused
+        if optimize:
+            counted = optimize_graph(fused, f"{stem}.opt.onnx", level)
+            files.append(("ort-opt", counted))
+        fusion = summarise(records, contrib_ops(counted), exporter, notes)
+        if int8:
+            ops = list(int8_op_types or ())
+            if ops and fusion.applied.get("Attention") and "Attention" not in ops:
+                ops.append("Attention")  # QAttention: the packed QKV projection quantised too
+            files.append(("int8", quantize_int8(fused, f"{stem}.int8.onnx", ops)))
+    return files, fusion
+
+
+def fuse(model, src: str, tmp: str, reexport, exporter: str) -> tuple:
+    """``(path of the fused graph, {module: None or why not fused}, notes)``; the path is ``src`` if nothing fused.
+
+    ORT's Python BERT fusions (its pattern matcher for hand-written attention) run only when no
+    nn.MultiheadAttention was fused: on graphs that already hold contrib Attention ops ORT's own session
+    optimiser fuses the rest (SkipLayerNormalization, BiasGelu ...) and the Python pass adds nothing.
+    """
+    from . import fusion
+
+    records, notes = {}, []
+    if exporter == "dynamo" and any(type(m).__name__ == "MultiheadAttention" for m in model.modules()):
+        path = os.path.join(tmp, "attention.onnx")
+        try:
+            with fusion.attention_as_contrib_op(model, records):
+                reexport(path)
+        except OnnxExportError as exc:
+            why = "exporting it as com.microsoft.Attention failed: " + exc.message.split("\nFix:")[0]
+            records = {name: why for name in records}
+        if any(why is None for why in records.values()):
+            return path, records, notes
+    fused = os.path.join(tmp, "fused.onnx")
+    try:
+        fusion.ort_transformer_fusions(src, fused)
+    except Exception as exc:  # best effort: the graph is still valid without them
+        notes.append(f"ORT's Python transformer fusions failed ({type(exc).__name__}: {exc})")
+        return src, records, notes
+    return fused, records, notes
+
+
+def contrib_ops(path: str) -> dict:
+    """``{op type: count}`` of ORT's fused (com.microsoft) ops in a graph."""
+    import collections
+
+    import onnx
+
+    nodes = onnx.load(path, load_external_data=False).graph.node
+    return dict(collections.Counter(n.op_type for n in nodes if n.domain == "com.microsoft"))
+
+
 def optimize_graph(src: str, dst: str, level: str = "extended") -> str:
     """Save the graph as ONNX Runtime optimises it at ``level``.
 
-    "extended" (the default) fuses attention, GELU and layer-norm patterns into ORT contrib ops; "all" adds layout
-    changes tied to this machine's CPU, which ORT's docs advise against saving for use elsewhere.
+    "extended" (the default) adds ORT's own contrib-op fusions (GELU, layer norm, MatMul+bias ...); "all" adds
+    layout changes tied to this machine's CPU, which ORT's docs advise against saving for use elsewhere.
     """
     from .runtime import ort_session
 

@@ -121,6 +121,7 @@ class ExportReport:
     latency: list = dataclasses.field(default_factory=list)  # [LatencyRow]
     latency_setup: str = ""
     notes: list = dataclasses.field(default_factory=list)
+    fusion: object = None  # fusion.FusionReport for the ORT-optimised/int8 variants: what fused, or why not
 
     @property
     def ok(self) -> bool:
@@ -150,6 +151,8 @@ class ExportReport:
         dyn = "; ".join(f"{k} = {', '.join(v)}" for k, v in self.dynamic_dims.items()) or "none (all shapes fixed)"
         head.append(f"  dynamic axes: {dyn}")
         head += [f"  note: {n}" for n in self.notes]
+        if self.fusion is not None:
+            head += [f"  {line}" for line in str(self.fusion).split("\n")]
         parts = ["\n".join(head)]
         if self.variants:
             parts.append(summary_table(self.variants))
