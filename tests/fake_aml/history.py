@@ -18,12 +18,17 @@ class RunHistoryMixin:
             return _not_found("Run", name)
         status = job.status()
         logs = {f: f"{self.base_url}/logs/{name}/{f}?sig=fake" for f in job.logs}
+        # RunDetails (runhistory models): the creator is createdBy (a User), there is no submittedBy; for a v2
+        # command job the service's runDefinition has no script and empty arguments (the command says it all).
         details = {"runId": name, "runUuid": str(uuid.uuid5(uuid.NAMESPACE_URL, name)), "status": status,
                    "target": _compute_name(job.body), "startTimeUtc": "2026-01-01T00:00:00Z",
                    "properties": {"azureml.runsource": "azureml.scriptrun"},
-                   "inputDatasets": [], "outputDatasets": [], "submittedBy": "Fake User",
+                   "inputDatasets": [], "outputDatasets": [], "createdBy": CREATED_BY,
                    "logFiles": logs if status not in ("Queued", "NotStarted", "Starting") else {},
-                   "parentRunId": job.parent}
+                   "parentRunId": job.parent,
+                   "runDefinition": {"script": None, "arguments": [], "command": _command(job.body),
+                                     "target": _compute_name(job.body), "nodeCount": 1, "framework": "Python",
+                                     "communicator": "None", "environmentVariables": {}}}
         if status in TERMINAL:
             details["endTimeUtc"] = "2026-01-01T00:05:00Z"
         if status == "Failed":
@@ -41,20 +46,35 @@ class RunHistoryMixin:
         if job is None:
             return _not_found("Run", name)
         run = {"runId": name, "runNumber": list(self.jobs).index(name) + 1, "parentRunId": job.parent,
-               "status": job.current_status(), "tags": job.body["properties"].get("tags") or {}}
+               "status": job.current_status(), "tags": job.body["properties"].get("tags") or {},
+               "createdBy": CREATED_BY, "displayName": job.body["properties"].get("displayName") or name,
+               "experimentId": _experiment_id(job.body)}
         if job.node is not None:  # a pipeline step's run: its node, display name and experiment
             run.update(displayName=job.body["properties"]["displayName"], runType="azureml.StepRun",
-                       properties=job.body["properties"]["properties"], experimentId="exp-id",
-                       createdUtc="2026-01-01T00:00:00Z")
+                       properties=job.body["properties"]["properties"], createdUtc="2026-01-01T00:00:00Z")
         return 200, {}, run
 
     def run_children(self, name, **_):
-        runs = [{"runId": j.name, "parentRunId": name, "status": j.current_status(), "experimentId": "exp-id",
+        # Run (runhistory models): experimentId is the experiment's GUID, an error is wrapped ({"error": {...}}).
+        runs = [{"runId": j.name, "parentRunId": name, "status": j.current_status(),
+                 "experimentId": _experiment_id(j.body), "displayName": j.body["properties"].get("displayName") or j.name,
                  "tags": j.body["properties"].get("tags") or {}, "properties": j.body["properties"]["properties"],
-                 "createdUtc": "2026-01-01T00:00:00Z", "displayName": j.body["properties"].get("displayName"),
-                 **({"runType": "azureml.StepRun"} if j.node is not None else {})}
+                 "createdBy": CREATED_BY, "createdUtc": "2026-01-01T00:00:00Z",
+                 **({"runType": "azureml.StepRun"} if j.node is not None else {}),
+                 **({"error": j.script.error or {"error": {"code": "UserError", "message": "script failed"}}}
+                    if j.current_status() == "Failed" else {})}
                 for j in self.jobs.values() if j.parent == name]
         return 200, {}, {"value": runs, "continuationToken": None}
+
+    def delete_run_tags(self, name, body, **_):
+        """Run history's tag deletion (runhistory delete_tags: DELETE .../runs/{runId}/tags, a list of names)."""
+        job = self.jobs.get(name)
+        if job is None:
+            return _not_found("Run", name)
+        tags = job.body.setdefault("properties", {}).setdefault("tags", {})
+        for key in body or []:
+            tags.pop(key, None)
+        return 200, {}, {"runId": name, "status": job.current_status(), "tags": tags}
 
     def patch_run(self, name, body, **_):
         """Run history's metadata PATCH (jobs.update): tags and properties are merged, not replaced."""
@@ -112,6 +132,20 @@ class RunHistoryMixin:
         if file in job.logs:
             return 200, {}, "".join(line + "\n" for line in job.logs[file]).encode()
         return 200, {}, job.script.files[file]
+
+
+CREATED_BY = {"userObjectId": "00000000-0000-0000-0000-0000000000aa", "userTenantId": "fake-tenant",
+              "userName": "Fake User", "userIdp": None, "userPuId": None, "userIss": None, "userAltSecId": None,
+              "upn": None}
+
+
+def _experiment_id(body: dict) -> str:
+    return str(uuid.uuid5(uuid.NAMESPACE_URL, (body.get("properties") or {}).get("experimentName") or "Default"))
+
+
+def _command(body: dict):
+    props = body.get("properties") or {}
+    return props.get("command") or (props.get("trial") or {}).get("command")
 
 
 def _compute_name(body: dict) -> str:

@@ -147,6 +147,7 @@ class FakeState(RunHistoryMixin, MetricsV2Mixin, MlflowMixin, CoreAssetsMixin, R
              self.batch_create_artifacts),
             ("GET", _HISTORY + r"(?:/experiments/[^/]+)?/runs/(?P<name>[^/]+)", self.run_get),
             ("PATCH", _HISTORY + r"/experiments/[^/]+/runs/(?P<name>[^/]+)", self.patch_run),
+            ("DELETE", _HISTORY + r"(?:/experiments/[^/]+)?/runs/(?P<name>[^/]+)/tags", self.delete_run_tags),
             ("GET", r"/logs/(?P<name>[^/]+)/(?P<file>.+)", self.log_content),
             ("GET", _ARTIFACTS + r"/ExperimentRun/dcid\.(?P<name>[^/]+)", self.list_artifacts),
             ("GET", _ARTIFACTS + r"/ExperimentRun/dcid\.(?P<name>[^/]+)/contentinfo", self.artifact_info),

@@ -190,7 +190,8 @@ def test_run_surface_on_a_cloud_run(submit, fake_aml, cloud_workspace, tmp_path)
     run.set_tags({"keep": "1", "drop": "2"})
     run.remove_tags("drop")
     assert run.get_tags() == {"keep": "1"}
-    assert fake_aml.calls("POST", r"/mlflow/v2\.0/.*/runs/delete-tag$")
+    deleted = fake_aml.calls("DELETE", r"/history/v1\.0/.*/runs/[^/]+/tags$")  # run history's tag deletion
+    assert [c.json() for c in deleted] == [["drop"]]
     note = tmp_path / "note.txt"
     note.write_text("from the driver\n")
     run.upload_file("outputs/note.txt", str(note))
@@ -249,3 +250,36 @@ def test_start_logging_in_the_cloud_is_an_mlflow_run_of_the_workspace(fake_aml, 
         with experiment.start_logging() as failing:
             1 / 0
     assert failing.get_status() == "Failed"
+
+
+def test_details_keep_what_the_job_runs_and_who_submitted_it(submit, fake_aml):
+    """Run history sends ``runDefinition`` with ``script: null, arguments: []`` for a v2 job, and ``createdBy``
+    (not ``submittedBy``): the v1 keys come from the job and from the run's creator."""
+    run = submit()
+    details = run.wait_for_completion()
+    assert details["runDefinition"]["script"] == "train.py" and details["runDefinition"]["framework"] == "Python"
+    assert details["submittedBy"] == "Fake User"
+    assert fake_aml.calls("GET", r"/details$")[-1].status == 200
+
+
+def test_children_as_run_history_lists_them(fake_aml, cloud_workspace, make_project):
+    """Children come from run history (displayName, experimentId as a GUID, a wrapped error): they keep the
+    parent's experiment, their display names and their failure."""
+    from acpt_estimator.v1.train.hyperdrive.parameter_expressions import choice
+    from acpt_estimator.v1.train.hyperdrive.policy import PrimaryMetricGoal
+    from acpt_estimator.v1.train.hyperdrive.runconfig import HyperDriveConfig
+    from acpt_estimator.v1.train.hyperdrive.sampling import GridParameterSampling
+
+    error = {"error": {"code": "UserError", "message": "CUDA out of memory"}}
+    trials = (({"lr": 0.1}, JobScript(states=("Completed",))), ({"lr": 0.2}, JobScript(states=("Failed",), error=error)))
+    fake_aml.script_next_job(JobScript(states=("Running", "Completed"), children=trials))
+    est = PyTorch(make_project(), entry_script="train.py", compute_target="gpu-cluster")
+    config = HyperDriveConfig(GridParameterSampling({"lr": choice(0.1, 0.2)}), "loss", PrimaryMetricGoal.MINIMIZE,
+                              max_total_runs=2, estimator=est)
+    sweep = Experiment(cloud_workspace, "children").submit(config)
+    children = {c.id: c for c in sweep.get_children()}
+    assert sorted(children) == [f"{sweep.id}_0", f"{sweep.id}_1"]
+    failed = children[f"{sweep.id}_1"]
+    assert failed.experiment.name == "children" and failed.display_name == f"{sweep.id}_1"
+    assert failed.get_status() == "Failed"
+    assert failed.get_details()["error"] == error

@@ -14,6 +14,7 @@ from ...tracking import command_arguments, metrics_from_records, tags_match, use
 from ...v1._refusal import refused
 from . import run_files, run_metrics, stream
 from .client import azure_errors, ml_client, services
+from . import details as service_details
 
 
 class CloudRun(ScriptRun):
@@ -48,9 +49,9 @@ class CloudRun(ScriptRun):
         details = dict(details)
         self._status = stream.v1_status(details.get("status"))
         details.update(status=self._status, runId=details.get("runId") or self._id)
-        # The service's own runDefinition (if any) wins; v1's keys it lacks come from the submitted job.
-        details["runDefinition"] = {**self._run_definition(details.get("parentRunId")),
-                                    **(details.get("runDefinition") or {})}
+        definition = self._run_definition(details.get("parentRunId"))
+        details["runDefinition"] = service_details.merge_definition(definition, details.get("runDefinition"))
+        details["submittedBy"] = service_details.submitted_by(details)
         return v1_details(details, details.pop("error", None))
 
     def _run_definition(self, parent_id=None) -> dict:
@@ -219,8 +220,7 @@ class CloudRun(ScriptRun):
             self._job = ml_client(self._workspace).jobs.update(self._id, **fields)
 
     def remove_tags(self, tags) -> None:
-        """Tags are the run's MLflow tags too: MLflow's delete-tag removes them."""
-        run_metrics.delete_tags(self._workspace, self._id, [tags] if isinstance(tags, str) else list(tags))
+        service_details.remove_tags(self._workspace, self._id, [tags] if isinstance(tags, str) else list(tags))
 
     def get_children(self, recursive=False, tags=None, properties=None, type=None, status=None,
                      _rehydrate_runs=True):
