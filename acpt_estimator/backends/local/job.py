@@ -89,7 +89,6 @@ def finalize(paths: RunPaths, record: dict, outcome, mlflow_exp) -> dict:
     Used by the supervising driver, and by whoever reopens a run whose driver died. Whatever goes wrong while
     tidying up, the run must still reach its final status.
     """
-    release_reserve(paths)  # a full disk must not stop the final record from being written
     with contextlib.suppress(FileNotFoundError):
         os.unlink(paths.rank_script)  # the ranks have started and ended; its expanded arguments go too
     status, error = _verdict(outcome, record, paths)
@@ -104,6 +103,14 @@ def finalize(paths: RunPaths, record: dict, outcome, mlflow_exp) -> dict:
             fields["warnings"] += action() or []
         except Exception as err:  # noqa: BLE001 - reported in the run's warnings instead
             fields["warnings"].append(f"Could not {step}: {describe_os_error(err)}")
+    # The room set aside is for the last two writes only (the copies above may have filled the disk): the MLflow
+    # run's status here, the run's record by the caller.
+    release_reserve(paths)
+    if mlflow_exp:
+        try:
+            _finish_mlflow(paths, record, mlflow_exp, status, outcome.ended)
+        except OSError as err:
+            fields["warnings"].append(f"Could not mark the MLflow run {status}: {describe_os_error(err)}")
     return fields
 
 
@@ -341,13 +348,14 @@ def _export_mlflow(paths: RunPaths, record: dict, exp_id: str, status: str, ende
 
     folder = mlflow_store.run_folder(paths.home, exp_id, record["runId"])
     problems = []
-    try:
-        if os.path.isdir(paths.metrics):  # only made when something was logged
-            keys, problems = mlflow_store.export_records(folder, read_records(paths.metrics),
-                                                         read_records(paths.metrics, tags=True))
-            # What get_metrics must not list twice: the MLflow keys that are copies of v1 metrics.
-            write_json(os.path.join(paths.metrics, "mlflow_exported.json"), sorted(set(keys.values())))
-    finally:
-        mlflow_store.finish_run(paths.home, exp_id, record["runId"], artifact_dir=paths.files,
-                                start_ms=int(record["createdTime"] * 1000), end_ms=int(ended * 1000), status=status)
+    if os.path.isdir(paths.metrics):  # only made when something was logged
+        # The manifest names what get_metrics must not list twice: the MLflow keys that are copies of v1 metrics.
+        _, problems = mlflow_store.export_records(folder, read_records(paths.metrics),
+                                                  read_records(paths.metrics, tags=True),
+                                                  manifest=os.path.join(paths.metrics, "mlflow_exported.json"))
     return [f"Could not copy {problem} into the MLflow store" for problem in problems]
+
+
+def _finish_mlflow(paths: RunPaths, record: dict, exp_id: str, status: str, ended: float) -> None:
+    mlflow_store.finish_run(paths.home, exp_id, record["runId"], artifact_dir=paths.files,
+                            start_ms=int(record["createdTime"] * 1000), end_ms=int(ended * 1000), status=status)

@@ -8,6 +8,7 @@ Tests read the result back with MLflow's own client.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import json
@@ -155,12 +156,15 @@ def set_tags(folder: str, tags: dict) -> list[str]:
     return problems
 
 
-def export_records(folder: str, records, tag_records=()) -> tuple[dict, list[str]]:
+def export_records(folder: str, records, tag_records=(), manifest: str | None = None) -> tuple[dict, list[str]]:
     """Copy v1 records into the MLflow run in the one MLflow form (``job_runtime/_v1_records.py``): numbers as
     metrics, everything MLflow has no type for as record tags, so a reader rebuilds v1's shapes.
 
     Returns ({v1 name: MLflow key} of the exported metrics, problems). Keys never collide (KeyMap), and each
     metric and tag is written on its own, so one that cannot be written (a full disk) never stops the others.
+    ``manifest`` ({key: size of the metric file before the copy}) is written before any metric file grows, so
+    that a crash at any point neither doubles a metric (readers skip its keys: the v1 records hold the values)
+    nor loses one, and exporting again (a reopened run) truncates to the sizes recorded and writes once more.
     """
     from ...tracking import TAG, latest, to_mlflow
 
@@ -173,20 +177,45 @@ def export_records(folder: str, records, tag_records=()) -> tuple[dict, list[str
             name, value, step, ms = metric
             series.setdefault(name, []).append((ms, value, step))
     root = os.path.join(folder, "metrics")
-    keys, exported, problems = KeyMap(root), {}, []
+    keys = KeyMap(root)
+    named = {name: keys.key(name) for name in series}
+    offsets = {key: _size(os.path.join(root, *key.split("/"))) for key in named.values()}
+    if manifest is not None:
+        offsets.update({k: v for k, v in _read_manifest(manifest).items() if k in offsets})
+        _write(manifest, json.dumps(offsets, sort_keys=True))  # raises on a full disk: nothing copied then
+    exported, problems = {}, []
     for name, points in series.items():
-        key = keys.key(name)
+        key = named[name]
+        path = os.path.join(root, *key.split("/"))
         try:
-            path = os.path.join(root, *key.split("/"))
             os.makedirs(os.path.dirname(path), exist_ok=True)
-            with open(path, "a", encoding="utf-8") as handle:
-                handle.write("".join(f"{ms} {_number(v)} {step}\n" for ms, v, step in points))
+            with open(path, "ab") as handle:
+                handle.truncate(offsets[key])  # an earlier, interrupted copy goes first
+                handle.write("".join(f"{ms} {_number(v)} {step}\n" for ms, v, step in points).encode())
         except OSError as err:
+            with contextlib.suppress(OSError):
+                os.truncate(path, offsets[key])  # no torn line left for MLflow to read
             problems.append(f"metric {name!r} (as {key!r}): {err}")
             continue
         exported[str(name)] = key
     problems += set_tags(folder, {**tags, **latest(tag_records, TAG)})
     return exported, problems
+
+
+def _size(path: str) -> int:
+    try:
+        return os.path.getsize(path)
+    except OSError:
+        return 0
+
+
+def _read_manifest(path: str) -> dict:
+    try:
+        with open(path, encoding="utf-8") as handle:
+            data = json.load(handle)
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}  # a list: written by an older version, sizes unknown
 
 
 def read_metrics(folder: str, skip=()) -> dict:
@@ -198,10 +227,19 @@ def read_metrics(folder: str, skip=()) -> dict:
             key = os.path.relpath(os.path.join(dirpath, name), root).replace(os.sep, "/")
             if key in skip:
                 continue
-            with open(os.path.join(dirpath, name), encoding="utf-8") as handle:
-                rows = [line.split() for line in handle if line.strip()]
-            found[key] = [(float(r[1]), int(r[2]) if len(r) > 2 else 0, int(r[0])) for r in rows]
+            with open(os.path.join(dirpath, name), encoding="utf-8", errors="replace") as handle:
+                rows = [_row(line) for line in handle]
+            found[key] = [row for row in rows if row is not None]
     return found
+
+
+def _row(line: str):
+    """(value, step, ms) of one metric line; None for a torn line a crash (or a full disk) left."""
+    parts = line.split()
+    try:
+        return float(parts[1]), int(parts[2]) if len(parts) > 2 else 0, int(parts[0])
+    except (IndexError, ValueError):
+        return None
 
 
 def _number(value: float) -> str:
