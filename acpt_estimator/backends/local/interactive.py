@@ -39,11 +39,14 @@ def start(experiment, run_id: str | None = None, parent_id: str | None = None, d
 
 def finish(paths: RunPaths, status: str, error: dict | None = None) -> None:
     """End an interactive run (v1: complete(), fail(), cancel()); its records go to its MLflow run, as a job's do."""
-    from .job import _export_mlflow
+    from .job import _export_mlflow, _finish_mlflow
 
     record = read_json(paths.run_json)
     record.update(status=status, endTime=time.time())
     if error is not None:
         record["error"] = error
-    _export_mlflow(paths, record, record["mlflow"]["experimentId"], status, record["endTime"])
+    try:
+        _export_mlflow(paths, record, record["mlflow"]["experimentId"], status, record["endTime"])
+    finally:
+        _finish_mlflow(paths, record, record["mlflow"]["experimentId"], status, record["endTime"])
     write_json(paths.run_json, record)
