@@ -127,6 +127,8 @@ class RunHistoryMixin:
 
     def artifact_content(self, name, file, **_):
         if (name, file) in self.uploads:
+            if self.uploads[(name, file)] not in self.blobs.blobs:  # created, never written: no blob yet
+                return 404, {"x-ms-error-code": "BlobNotFound"}, None
             return 200, {}, self.uploaded_bytes(name, file)
         job = self.jobs[name]
         if file in job.logs:

@@ -46,3 +46,13 @@ class RunUploadsMixin:
                                          f"{urllib.parse.quote(blob)}?sv=fake&sig=fake",
                            "origin": "ExperimentRun", "container": f"dcid.{name}", "path": path}
         return 200, {}, {"artifacts": artifacts, "artifactContentInformation": infos, "errors": errors}
+
+    def artifact_write_uri(self, name, file, **_):
+        """The Artifact API's writable SAS of an existing artifact (``GET .../artifacts/write/{origin}/{container}/
+        {path}``, azureml-core's ArtifactOperations.get_write_sas)."""
+        if (name, file) not in self.uploads:
+            return 404, {}, {"error": {"code": "UserError", "message": f"Artifact {file} not found (fake)"}}
+        blob = f"ExperimentRun/dcid.{name}/{file}"
+        return 200, {}, {"contentUri": f"https://{ARTIFACT_ACCOUNT}.blob.core.windows.net/azureml/"
+                                       f"{urllib.parse.quote(blob)}?sv=fake&sp=w&sig=fake",
+                         "origin": "ExperimentRun", "container": f"dcid.{name}", "path": file}

@@ -134,6 +134,11 @@ class FakeAzureML:
         with self._lock:
             self._faults.append([method.upper(), re.compile(path_regex), [(status, dict(headers or {}), body)]])
 
+    def lose_answer_next(self, method: str, path_regex: str) -> None:
+        """The next matching request is carried out, but its answer is lost: the client sees a 503 and retries."""
+        with self._lock:
+            self._faults.append([method.upper(), re.compile(path_regex), ["lose"]])
+
     def calls(self, method: str | None = None, path_regex: str | None = None) -> list[Recorded]:
         pattern = re.compile(path_regex) if path_regex else None
         with self._lock:
@@ -167,7 +172,11 @@ class FakeAzureML:
         with self._lock:
             self.requests.append(record)
         fault = self._fault_for(handler.command, path)
-        if isinstance(fault, tuple):  # answer_next: a whole answer
+        if fault == "lose":  # lose_answer_next: done, but the answer never reaches the client
+            self.state.dispatch(handler.command, path, query, record.headers, body)
+            status, headers, payload = 503, {"Retry-After": "0.01"}, {"error": {"code": "ServiceUnavailable",
+                                                                                "message": "connection reset"}}
+        elif isinstance(fault, tuple):  # answer_next: a whole answer
             status, headers, payload = fault[0], dict(fault[1]), fault[2]
         elif fault is not None:
             status, headers, payload = fault, {"Retry-After": "0.01"}, {"error": {"code": "Transient",

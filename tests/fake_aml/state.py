@@ -151,6 +151,7 @@ class FakeState(RunHistoryMixin, MetricsV2Mixin, MlflowMixin, CoreAssetsMixin, R
             ("GET", r"/logs/(?P<name>[^/]+)/(?P<file>.+)", self.log_content),
             ("GET", _ARTIFACTS + r"/ExperimentRun/dcid\.(?P<name>[^/]+)", self.list_artifacts),
             ("GET", _ARTIFACTS + r"/ExperimentRun/dcid\.(?P<name>[^/]+)/contentinfo", self.artifact_info),
+            ("GET", _ARTIFACTS + r"/write/ExperimentRun/dcid\.(?P<name>[^/]+)/(?P<file>.+)", self.artifact_write_uri),
             ("GET", r"/artifactcontent/(?P<name>[^/]+)/(?P<file>.+)", self.artifact_content),
             ("POST", _METRIC + r"/batch", self.metrics_v2_batch),
             ("POST", _METRIC + r"/list", self.metrics_v2_list),

@@ -205,6 +205,7 @@ def test_run_surface_on_a_cloud_run(submit, fake_aml, cloud_workspace, tmp_path)
     run.download_file("outputs/note.txt", str(tmp_path / "back.txt"))
     assert (tmp_path / "back.txt").read_text() == "from the driver\n"
     assert fake_aml.calls("POST", r"/experiments/runs/runs/[^/]+/artifacts/batch/metadata$")
+    note.write_text("other bytes\n")
     with pytest.raises(UserErrorException, match="already exists.*cannot be replaced"):
         run.upload_file("outputs/note.txt", str(note))  # v1 refused to replace a run's file too
     run.experiment.workspace.get_default_keyvault().set_secret("token", "t0k")  # the workspace's Key Vault
@@ -283,3 +284,18 @@ def test_children_as_run_history_lists_them(fake_aml, cloud_workspace, make_proj
     assert failed.experiment.name == "children" and failed.display_name == f"{sweep.id}_1"
     assert failed.get_status() == "Failed"
     assert failed.get_details()["error"] == error
+
+
+def test_a_retried_upload_whose_first_answer_was_lost_succeeds(submit, fake_aml, tmp_path):
+    """run history created the artifact but its answer never arrived: the client's retry gets a Conflict, and the
+    upload goes on through the artifact's writable URI; uploading the same bytes again is no error either."""
+    run = submit()
+    note = tmp_path / "note.txt"
+    note.write_bytes(b"weights v1")
+    fake_aml.lose_answer_next("POST", r"/artifacts/batch/metadata$")
+    run.upload_file("outputs/note.bin", str(note))
+    posts = fake_aml.calls("POST", r"/artifacts/batch/metadata$")
+    assert [c.status for c in posts] == [503, 200] and "outputs/note.bin" in posts[1].json()["paths"][0]["path"]
+    run.upload_file("outputs/note.bin", str(note))  # the very same bytes: nothing to replace
+    run.download_file("outputs/note.bin", str(tmp_path / "back.bin"))
+    assert (tmp_path / "back.bin").read_bytes() == b"weights v1"

@@ -39,3 +39,28 @@ def download(workspace, run_id: str, name: str, destination: str) -> str:
                 handle.write(chunk)
         os.replace(partial, destination)
     return destination
+
+
+def content(workspace, run_id: str, name: str) -> bytes:
+    """The bytes of artifact ``name`` (empty when the artifact exists but nothing was written to it yet)."""
+    from azure.core.exceptions import HttpResponseError
+
+    svc = services(workspace)
+    with azure_errors(workspace, f"read {name!r} of run {run_id!r}"):
+        info = svc.get_json(svc.artifacts(f"/{_ORIGIN}/dcid.{run_id}/contentinfo"), params={"path": name})
+        try:
+            return svc.get_bytes(info["contentUri"])
+        except HttpResponseError as err:
+            if getattr(err, "status_code", None) == 404:  # BlobNotFound: the artifact has no bytes yet
+                return b""
+            raise
+
+
+def writable_uri(workspace, run_id: str, name: str) -> str:
+    """A SAS URI that may write artifact ``name`` (the Artifact API's write endpoint)."""
+    import urllib.parse
+
+    svc = services(workspace)
+    with azure_errors(workspace, f"write {name!r} of run {run_id!r}"):
+        path = urllib.parse.quote(name)
+        return svc.get_json(svc.artifacts(f"/write/{_ORIGIN}/dcid.{run_id}/{path}"))["contentUri"]
