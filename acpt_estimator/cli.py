@@ -55,6 +55,9 @@ def build_parser() -> argparse.ArgumentParser:
     from .horovod_build import add_horovod_subcommands
 
     add_horovod_subcommands(sub)
+    from .pipelines.cli import add_schedule_subcommands
+
+    add_schedule_subcommands(sub)
     return parser
 
 

@@ -9,7 +9,7 @@ import time
 
 import attrs
 
-from ..exceptions import UserErrorException
+from ..exceptions import V1NotSupportedException
 from ..names import new_run_id
 from ..spec import DataInput, InputRef, Literal
 from . import dag, reuse
@@ -266,7 +266,7 @@ def submit(spec, experiment, values: dict, regenerate_outputs: bool = False) -> 
     """Start ``spec`` on this machine; returns at once (the steps run in a scheduler thread)."""
     for step in spec.steps:
         if step.kind == "refused":
-            raise UserErrorException(step.refusal)
+            raise V1NotSupportedException(step.refusal)
     return LocalPipelineRun(spec, experiment, values, regenerate_outputs)
 
 

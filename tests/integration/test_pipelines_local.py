@@ -92,3 +92,28 @@ def test_output_file_dataset_config_feeds_the_next_step_and_the_step_sees_its_pa
     run.wait_for_completion(show_output=False)
     metrics = run.find_step_run("read")[0].get_metrics()
     assert metrics == {"read": "v1 data", "parent": run.id}
+
+
+def test_data_transfer_copies_between_steps_and_steps_without_v2_equivalent_refuse_at_submit(local_workspace):
+    from acpt_estimator.exceptions import V1NotSupportedException
+    from acpt_estimator.v1.pipeline.steps import DatabricksStep, DataTransferStep
+
+    written, copied = PipelineData("written"), PipelineData("copied")
+    write = PythonScriptStep("write_out.py", name="write", arguments=["--out", written, "--text", "moved"],
+                             outputs=[written], source_directory=SRC, compute_target="c")
+    ds = local_workspace.get_default_datastore()
+    transfer = DataTransferStep("transfer", source_data_reference=written, destination_data_reference=copied)
+    archive = DataTransferStep("archive", source_data_reference=copied,
+                               destination_data_reference=ds.path("archive/latest"))
+    read = PythonScriptStep("read_in.py", name="read", arguments=["--in", transfer.get_output()],
+                            inputs=[transfer.get_output()], source_directory=SRC, compute_target="c")
+    run = Experiment(local_workspace, "transfer").submit(Pipeline(local_workspace, [write, transfer, archive, read]))
+    run.wait_for_completion(show_output=False)
+    assert run.find_step_run("read")[0].get_metrics()["read"] == "moved"
+    archived = os.path.join(os.environ["ACPT_ESTIMATOR_HOME"], "datastores", ds.name, "archive", "latest", "out.txt")
+    assert open(archived).read() == "moved"
+    databricks = DatabricksStep(name="spark", notebook_path="/Users/me/etl", run_name="etl")
+    pipeline = Pipeline(local_workspace, [databricks, write])
+    assert pipeline.validate() == []  # it builds
+    with pytest.raises(V1NotSupportedException, match=r"DatabricksStep 'spark' is not supported.*Use instead:"):
+        Experiment(local_workspace, "refused").submit(pipeline)

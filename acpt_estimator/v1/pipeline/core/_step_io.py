@@ -143,7 +143,7 @@ def check_arguments_listed(arguments, inputs, outputs) -> None:
             if argument not in outputs and argument not in inputs and argument not in bound:
                 raise ValueError(f"Input/Output {argument.name} appears in arguments list but is not in the "
                                  "input/output lists")
-        elif isinstance(argument, DataReference):
+        elif isinstance(argument, DataReference) and argument.mode != "upload":  # an upload is an output
             if argument not in inputs and argument not in bound:
                 raise ValueError(f"Input {argument.data_reference_name} appears in arguments list but is not in the "
                                  "input list")

@@ -201,3 +201,28 @@ class StepSequence:
                 pairs.extend((step, earlier) for earlier in before)
             before = group
         return flat, pairs
+
+
+def __getattr__(name):  # v1's builder module re-exported the data and graph names steps use
+    from acpt_estimator.v1.data.abstract_dataset import AbstractDataset
+    from acpt_estimator.v1.data.data_reference import DataReference
+    from acpt_estimator.v1.data.dataset_consumption_config import DatasetConsumptionConfig
+    from acpt_estimator.v1.data.output_dataset_config import OutputDatasetConfig
+
+    from . import graph, pipeline_output_dataset, port_data_reference
+
+    found = {"AbstractDataset": AbstractDataset, "DataReference": DataReference,
+             "DatasetConsumptionConfig": DatasetConsumptionConfig, "OutputDatasetConfig": OutputDatasetConfig,
+             "PortDataReference": port_data_reference.PortDataReference}
+    for module in (graph, pipeline_output_dataset):
+        if hasattr(module, name):
+            found.setdefault(name, getattr(module, name))
+    if name in found:
+        return found[name]
+    raise AttributeError(name)
+
+
+__all__ = ["AbstractDataset", "DataReference", "DataSource", "DataSourceDef", "DatasetConsumptionConfig",
+           "DatasetRegistration", "Edge", "Graph", "InputPortBinding", "Node", "OutputDatasetConfig",
+           "OutputPortBinding", "ParamDef", "PipelineData", "PipelineDataset", "PipelineOutputAbstractDataset",
+           "PipelineOutputFileDataset", "PipelineParameter", "PipelineStep", "PortDataReference", "StepSequence"]

@@ -278,9 +278,26 @@ class PipelineDataset:
     workspace = property(lambda self: getattr(self._dataset, "workspace", None))
 
 
+def __getattr__(name):  # v1's graph module also exported these; resolved late (they import this module)
+    if name == "PipelineRun":
+        from .run import PipelineRun
+
+        return PipelineRun
+    if name == "PortDataReference":
+        from .port_data_reference import PortDataReference
+
+        return PortDataReference
+    if name == "PublishedPipeline":
+        from .published_pipeline import PublishedPipeline
+
+        return PublishedPipeline
+    raise AttributeError(name)
+
+
 __all__ = ["AbstractDataset", "DataPath", "DataPathComputeBinding", "DataReference", "DataSource", "DataSourceDef",
            "DataSourceNode", "DataType", "Dataset", "DatasetConsumptionConfig", "Edge", "FileDataset", "Graph",
            "InputPort", "InputPortBinding", "InputPortDef", "Module", "ModuleDef", "ModuleNode", "Node", "OutputPort",
            "OutputPortBinding", "OutputPortDef", "Param", "ParamDef", "PipelineDataset",
-           "PipelineOutputAbstractDataset", "PipelineParameter", "SqlDataReference", "StoredProcedureParameter", "StoredProcedureParameterType",
+           "PipelineOutputAbstractDataset", "PipelineParameter", "PipelineRun", "PortDataReference",
+           "PublishedPipeline", "SqlDataReference", "StoredProcedureParameter", "StoredProcedureParameterType",
            "TabularDataset", "TrainingOutput"]

@@ -147,9 +147,11 @@ class Pipeline:
         return PipelineRun._over(experiment, handle)
 
     # ---- publishing --------------------------------------------------------------------------------
-    publish = refused("Pipeline.publish", "publishing is not available in this release yet.",
-                      "keep the Pipeline object and submit it again with pipeline_parameters=..., or register a v2 "
-                      "pipeline component (acpt-estimator convert writes the pipeline job YAML)")
+    def publish(self, name=None, description=None, version=None, continue_on_step_failure=None):
+        """Keep this pipeline by id, to submit again with new parameters (local store; see PublishedPipeline)."""
+        from .published_pipeline import publish
+
+        return publish(self, name, description, version, continue_on_step_failure)
 
     load_yaml = refused("Pipeline.load_yaml", "v1's pipeline YAML format (a v1 graph description) has no v2 reader.",
                         "a v2 pipeline job YAML: azure.ai.ml.load_job('pipeline.yml') (acpt-estimator convert writes "

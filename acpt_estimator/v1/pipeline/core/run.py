@@ -225,8 +225,11 @@ class PipelineRun(_OverRun):
     def get_tags(self):
         return self._inner.get_tags()
 
-    publish_pipeline = refused("PipelineRun.publish_pipeline", "publishing is not available in this release yet.",
-                               "submit the Pipeline again with pipeline_parameters=...")
+    def publish_pipeline(self, name, description, version, continue_on_step_failure=None):
+        """Publish the pipeline this run was made from (see Pipeline.publish)."""
+        from .published_pipeline import publish_run
+
+        return publish_run(self, name, description, version, continue_on_step_failure)
 
     @staticmethod
     def get(workspace, run_id, _service_endpoint=None):

@@ -1,0 +1,159 @@
+"""Local schedules of published pipelines: ``<home>/schedules/<id>.json``, and ``run_due`` (what the
+``acpt-estimator schedules run-due`` command does; call it from cron) submits the ones whose time has come."""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+import os
+import time
+import uuid
+from types import SimpleNamespace
+
+from ..exceptions import UserErrorException
+from . import published
+
+UTC = dt.timezone.utc
+_UNITS = {"Minute": dt.timedelta(minutes=1), "Hour": dt.timedelta(hours=1)}
+_DAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
+# v1's (Windows) time zone names that local schedules understand; Azure ML accepts every v1 name.
+IANA = {"UTC": "UTC", "GMT Standard Time": "Europe/London", "Greenwich Standard Time": "Atlantic/Reykjavik",
+        "W. Europe Standard Time": "Europe/Berlin", "Central Europe Standard Time": "Europe/Budapest",
+        "Romance Standard Time": "Europe/Paris", "Central European Standard Time": "Europe/Warsaw",
+        "E. Europe Standard Time": "Europe/Chisinau", "FLE Standard Time": "Europe/Kiev",
+        "Russian Standard Time": "Europe/Moscow", "India Standard Time": "Asia/Kolkata",
+        "China Standard Time": "Asia/Shanghai", "Singapore Standard Time": "Asia/Singapore",
+        "Tokyo Standard Time": "Asia/Tokyo", "Korea Standard Time": "Asia/Seoul",
+        "AUS Eastern Standard Time": "Australia/Sydney", "New Zealand Standard Time": "Pacific/Auckland",
+        "Pacific Standard Time": "America/Los_Angeles", "Mountain Standard Time": "America/Denver",
+        "Central Standard Time": "America/Chicago", "Eastern Standard Time": "America/New_York",
+        "Atlantic Standard Time": "America/Halifax", "E. South America Standard Time": "America/Sao_Paulo",
+        "Hawaiian Standard Time": "Pacific/Honolulu", "Alaskan Standard Time": "America/Anchorage"}
+
+
+def zone(name: str | None):
+    from zoneinfo import ZoneInfo
+
+    if name is None:
+        return UTC
+    if name not in IANA:
+        raise UserErrorException(f"Time zone {name!r} is not known to local schedules (they know {sorted(IANA)}); "
+                                 "use one of those or TimeZone.UTC, or create the schedule in Azure ML.")
+    return ZoneInfo(IANA[name])
+
+
+def slots(recurrence: dict, after: dt.datetime, until: dt.datetime):
+    """The times (UTC) the recurrence fires in (after, until]."""
+    tz = zone(recurrence.get("time_zone"))
+    start = dt.datetime.fromisoformat(recurrence["start_time"])
+    anchor = (start if start.tzinfo else start.replace(tzinfo=tz)).astimezone(UTC)
+    frequency, interval = recurrence["frequency"], int(recurrence["interval"])
+    if frequency in _UNITS:
+        period = _UNITS[frequency] * interval
+        k = max(0, math.floor((after - anchor) / period) + 1)
+        while anchor + k * period <= until:
+            if anchor + k * period > after:
+                yield anchor + k * period
+            k += 1
+        return
+    if frequency == "Month":
+        local = anchor.astimezone(tz)
+        for k in range(0, 100000):
+            month = local.month - 1 + k * interval
+            year, month = local.year + month // 12, month % 12 + 1
+            day = min(local.day, [31, 29 if year % 4 == 0 and (year % 100 or year % 400 == 0) else 28, 31, 30, 31,
+                                  30, 31, 31, 30, 31, 30, 31][month - 1])
+            moment = local.replace(year=year, month=month, day=day).astimezone(UTC)
+            if moment > until:
+                return
+            if moment > after:
+                yield moment
+        return
+    local_anchor = anchor.astimezone(tz)
+    hours = recurrence.get("hours") or [local_anchor.hour]
+    minutes = recurrence.get("minutes") or ([0] if recurrence.get("hours") else [local_anchor.minute])
+    week_days = recurrence.get("week_days") or [_DAYS[local_anchor.weekday()]]
+    day = max(local_anchor.date(), after.astimezone(tz).date() - dt.timedelta(days=8 * interval))
+    while dt.datetime.combine(day, dt.time(), tz).astimezone(UTC) <= until:
+        offset = (day - local_anchor.date()).days
+        if frequency == "Day":
+            fires = offset % interval == 0
+        else:  # Week: every interval-th week counted from the anchor's week
+            week = (offset + local_anchor.weekday()) // 7
+            fires = week % interval == 0 and _DAYS[day.weekday()] in week_days
+        if fires:
+            for hour in sorted(hours):
+                for minute in sorted(minutes):
+                    moment = dt.datetime.combine(day, dt.time(hour, minute), tz).astimezone(UTC)
+                    if after < moment <= until and moment >= anchor:
+                        yield moment
+        day += dt.timedelta(days=1)
+
+
+def _folder(store_home=None) -> str:
+    return published._folder("schedules", store_home)
+
+
+def create(record: dict, store_home=None) -> dict:
+    record = dict(record, id=str(uuid.uuid4()), status="Active", createdTime=time.time(), lastFired=None, runs=[])
+    published._write(os.path.join(_folder(store_home), record["id"] + ".json"), record)
+    return record
+
+
+def get(schedule_id: str, store_home=None) -> dict:
+    record = published._read(os.path.join(_folder(store_home), f"{schedule_id}.json")) \
+        if "/" not in schedule_id and schedule_id not in ("", ".", "..") else None
+    if record is None:
+        raise UserErrorException(f"No schedule with id {schedule_id!r} in the local store; list them with "
+                                 "Schedule.list(ws).")
+    return record
+
+
+def save(record: dict, store_home=None) -> None:
+    published._write(os.path.join(_folder(store_home), record["id"] + ".json"), record)
+
+
+def all_schedules(store_home=None) -> list:
+    folder = _folder(store_home)
+    records = [published._read(os.path.join(folder, n)) for n in sorted(os.listdir(folder)) if n.endswith(".json")]
+    return sorted((r for r in records if r), key=lambda r: r["createdTime"])
+
+
+def published_for(record: dict, store_home=None) -> dict:
+    """The published pipeline a schedule submits (an endpoint's default version when it names an endpoint)."""
+    if record.get("pipelineEndpoint"):
+        endpoint = published.get_endpoint(record["pipelineEndpoint"], store_home)
+        if endpoint is None:
+            raise UserErrorException(f"Schedule {record['name']!r}: pipeline endpoint {record['pipelineEndpoint']!r} "
+                                     "no longer exists.")
+        return published.get(endpoint["versions"][endpoint["defaultVersion"]], store_home)
+    return published.get(record["pipelineId"], store_home)
+
+
+def run_due(now: dt.datetime | None = None, store_home=None) -> list:
+    """Submit every active schedule that fired since it last ran (once, however many times it fired: v1 did not
+    catch up missed runs); returns [(schedule name, pipeline run id)]."""
+    from .local import submit
+
+    now = now or dt.datetime.now(UTC)
+    started = []
+    for record in all_schedules(store_home):
+        if record["status"] != "Active":
+            continue
+        after = dt.datetime.fromtimestamp(record["lastFired"] or record["createdTime"], UTC)
+        fired = list(slots(record["recurrence"], after, now))
+        if not fired:
+            continue
+        target = published_for(record, store_home)
+        if target["status"] != "Active":
+            continue
+        spec = published.spec_of(target)
+        values = spec.parameter_values(record.get("pipelineParameters") or {})
+        experiment = SimpleNamespace(name=record["experimentName"], workspace=None)
+        run = submit(spec, experiment, values)
+        record["lastFired"] = fired[-1].timestamp()
+        record["runs"].append(run.id)
+        save(record, store_home)  # before waiting: a second cron call must not start it again
+        started.append((record["name"], run.id))
+        run.wait()  # the pipeline runs in this process: it ends before the command returns
+    return started

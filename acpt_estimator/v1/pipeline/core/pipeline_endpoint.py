@@ -1,0 +1,180 @@
+"""v1 ``PipelineEndpoint``: one name over versions of published pipelines (local store); submit runs the default."""
+
+from __future__ import annotations
+
+import time
+
+from acpt_estimator.pipelines import published as store
+from acpt_estimator.v1.pipeline.core.published_pipeline import PublishedPipeline
+from acpt_estimator.v1.pipeline.core.run import PipelineRun
+
+from ._publishing import check_local
+
+
+class PipelineIdVersion:
+    def __init__(self, version, pipeline_id):
+        self._version, self._pipeline_id = version, pipeline_id
+
+    version = property(lambda self: self._version)
+    pipeline_id = property(lambda self: self._pipeline_id)
+
+
+class PipelineVersion:
+    def __init__(self, version, pipeline):
+        self._version, self._pipeline = version, pipeline
+
+    version = property(lambda self: self._version)
+    pipeline = property(lambda self: self._pipeline)
+
+
+class PipelineEndpoint:
+    """A named endpoint whose versions are published pipelines; ``submit`` runs the default version."""
+
+    def __init__(self, workspace, id, name, description, status, default_version, endpoint, pipeline_version_list,
+                 _pipeline_endpoint_provider=None, _published_pipeline_provider=None, _swaggerurl=None):
+        self._workspace, self._id, self._name, self._description = workspace, id, name, description
+        self._status, self._default_version, self._endpoint = status, default_version, endpoint
+        self._versions = list(pipeline_version_list or [])
+
+    @classmethod
+    def _from_record(cls, record, workspace):
+        from acpt_estimator.backends.local.store import file_uri
+
+        versions = [PipelineIdVersion(v, pid) for v, pid in record["versions"].items()]
+        return cls(workspace, record["name"], record["name"], record["description"], record["status"],
+                   record["defaultVersion"], file_uri(store.endpoint_path(record["name"])), versions)
+
+    id = property(lambda self: self._id)
+    name = property(lambda self: self._name)
+    description = property(lambda self: self._description)
+    status = property(lambda self: self._status)
+    default_version = property(lambda self: self._default_version)
+    endpoint = property(lambda self: self._endpoint)
+    swaggerurl = property(lambda self: None)
+    pipeline_version_list = property(lambda self: list(self._versions))
+
+    def _record(self):
+        record = store.get_endpoint(self._name)
+        if record is None:
+            raise ValueError(f"Pipeline endpoint {self._name!r} is not in the local store.")
+        return record
+
+    def _save(self, record):
+        store.save_endpoint(record)
+        self.__dict__.update(PipelineEndpoint._from_record(record, self._workspace).__dict__)
+
+    @staticmethod
+    def publish(workspace, name, description, pipeline, _workflow_provider=None, _service_endpoint=None, **kwargs):
+        """A new endpoint whose version "0" (the default) is ``pipeline`` (a PublishedPipeline)."""
+        check_local(workspace, "PipelineEndpoint.publish")
+        if store.get_endpoint(name) is not None:
+            raise ValueError(f"Pipeline endpoint {name!r} already exists; add versions with "
+                             "PipelineEndpoint.get(ws, name=...).add_default(published_pipeline).")
+        record = {"name": name, "description": description, "status": "Active", "defaultVersion": "0",
+                  "versions": {"0": _pipeline_id(pipeline)}, "createdTime": time.time()}
+        store.save_endpoint(record)
+        return PipelineEndpoint._from_record(record, workspace)
+
+    @staticmethod
+    def get(workspace, id=None, name=None, _workflow_provider=None, _service_endpoint=None):
+        check_local(workspace, "PipelineEndpoint.get")
+        record = store.get_endpoint(name or id)
+        if record is None:
+            raise ValueError(f"No pipeline endpoint {name or id!r} in the local store.")
+        return PipelineEndpoint._from_record(record, workspace)
+
+    @staticmethod
+    def list(workspace, active_only=True, max_results=100, _workflow_provider=None, _service_endpoint=None):
+        check_local(workspace, "PipelineEndpoint.list")
+        return [PipelineEndpoint._from_record(r, workspace) for r in store.all_endpoints()
+                if not active_only or r["status"] == "Active"][:max_results]
+
+    @staticmethod
+    def get_all(workspace, active_only=True, _workflow_provider=None, _service_endpoint=None):
+        return PipelineEndpoint.list(workspace, active_only)
+
+    def add(self, pipeline):
+        record = self._record()
+        version = str(max(int(v) for v in record["versions"]) + 1)
+        record["versions"][version] = _pipeline_id(pipeline)
+        self._save(record)
+
+    def add_default(self, pipeline):
+        self.add(pipeline)
+        record = self._record()
+        record["defaultVersion"] = str(max(int(v) for v in record["versions"]))
+        self._save(record)
+
+    def set_default(self, pipeline):
+        record = self._record()
+        wanted = _pipeline_id(pipeline)
+        version = next((v for v, pid in record["versions"].items() if pid == wanted), None)
+        if version is None:
+            raise ValueError(f"Pipeline {wanted} is not a version of endpoint {self._name!r}; add() it first.")
+        record["defaultVersion"] = version
+        self._save(record)
+
+    def set_default_version(self, version):
+        record = self._record()
+        if str(version) not in record["versions"]:
+            raise ValueError(f"Endpoint {self._name!r} has versions {sorted(record['versions'])}, not {version!r}.")
+        record["defaultVersion"] = str(version)
+        self._save(record)
+
+    def get_default_version(self):
+        return self._record()["defaultVersion"]
+
+    def get_pipeline(self, version=None):
+        record = self._record()
+        pid = record["versions"][str(version) if version is not None else record["defaultVersion"]]
+        return PublishedPipeline.get(self._workspace, pid)
+
+    def get_all_pipelines(self, active_only=True, _service_endpoint=None):
+        pipelines = [PublishedPipeline.get(self._workspace, pid) for pid in self._record()["versions"].values()]
+        return [p for p in pipelines if not active_only or p.status == "Active"]
+
+    list_pipelines = get_all_pipelines
+
+    def get_all_versions(self, _workflow_provider=None, _service_endpoint=None):
+        return [PipelineVersion(v, PublishedPipeline.get(self._workspace, pid))
+                for v, pid in self._record()["versions"].items()]
+
+    list_versions = get_all_versions
+
+    def set_name(self, name):
+        record = self._record()
+        store.endpoint_path(name)  # the new name is checked first
+        import os
+
+        os.unlink(store.endpoint_path(self._name))
+        record["name"] = name
+        self._save(record)
+
+    def submit(self, experiment_name, pipeline_parameters=None, parent_run_id=None, pipeline_version=None):
+        return self.get_pipeline(pipeline_version).submit(self._workspace, experiment_name, pipeline_parameters)
+
+    def _set_status(self, status):
+        record = self._record()
+        record["status"] = status
+        self._save(record)
+
+    def disable(self):
+        self._set_status("Disabled")
+
+    def enable(self):
+        self._set_status("Active")
+
+    def archive(self):
+        self._set_status("Archived")
+
+    def reactivate(self, name):
+        self._set_status("Active")
+
+
+def _pipeline_id(pipeline):
+    if isinstance(pipeline, PublishedPipeline):
+        return pipeline.id
+    raise ValueError(f"pipeline={type(pipeline).__name__}: pass a PublishedPipeline (pipeline.publish(name)).")
+
+
+__all__ = ["PipelineEndpoint", "PipelineIdVersion", "PipelineRun", "PipelineVersion", "PublishedPipeline"]

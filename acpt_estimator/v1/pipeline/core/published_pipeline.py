@@ -1,0 +1,116 @@
+"""v1 ``PublishedPipeline``: a pipeline kept by id, submitted again with new parameters (local store)."""
+
+from __future__ import annotations
+
+from acpt_estimator.pipelines import published as store
+from acpt_estimator.v1._refusal import refused
+
+from ._publishing import check_local
+
+
+def publish(pipeline, name, description, version, continue_on_step_failure):
+    """``Pipeline.publish``: keep the pipeline's spec; returns the PublishedPipeline."""
+    check_local(pipeline._workspace, "Pipeline.publish")
+    if not name:
+        raise ValueError("Pipeline.publish(name=...): a published pipeline needs a name.")
+    spec = pipeline._to_spec(continue_on_step_failure=continue_on_step_failure)
+    record = store.publish(spec, name, description, version, spec.continue_on_step_failure)
+    return PublishedPipeline._from_record(record, pipeline._workspace)
+
+
+def publish_run(pipeline_run, name, description, version, continue_on_step_failure):
+    """``PipelineRun.publish_pipeline``: the spec the run was made from, as a new published pipeline."""
+    handle = pipeline_run._handle
+    spec = getattr(handle, "spec", None)
+    workspace = getattr(pipeline_run.experiment, "workspace", None)
+    check_local(workspace, "PipelineRun.publish_pipeline")
+    if spec is None:
+        raise ValueError(f"Pipeline run {pipeline_run.id} was reopened from the store and does not carry its "
+                         "pipeline; publish the Pipeline object instead (pipeline.publish(name)).")
+    cont = spec.continue_on_step_failure if continue_on_step_failure is None else continue_on_step_failure
+    record = store.publish(spec, name, description, version, cont)
+    return PublishedPipeline._from_record(record, workspace)
+
+
+class PublishedPipeline:
+    """A published pipeline: ``submit(ws, experiment_name, pipeline_parameters)``, ``disable``/``enable``."""
+
+    def __init__(self, name, graph_id, description, version, published_pipeline_id, status, endpoint,
+                 total_run_steps, workspace, continue_on_step_failure, _pipeline_provider=None, **kwargs):
+        self._name, self._graph_id, self._description, self._version = name, graph_id, description, version
+        self._id, self._status, self._endpoint = published_pipeline_id, status, endpoint
+        self._total_run_steps, self._workspace = total_run_steps, workspace
+        self._continue_on_step_failure = continue_on_step_failure
+        self._step_names = list(kwargs.get("_step_names") or [])
+
+    @classmethod
+    def _from_record(cls, record, workspace):
+        from acpt_estimator.backends.local.store import file_uri, home
+
+        return cls(record["name"], record["id"], record["description"], record["version"], record["id"],
+                   record["status"], file_uri(f"{home()}/published/{record['id']}.json"), record["totalRunSteps"],
+                   workspace, record["continueOnStepFailure"], _step_names=record.get("stepNames"))
+
+    name = property(lambda self: self._name)
+    id = property(lambda self: self._id)
+    graph_id = property(lambda self: self._graph_id)
+    description = property(lambda self: self._description)
+    version = property(lambda self: self._version)
+    status = property(lambda self: self._status)
+    endpoint = property(lambda self: self._endpoint)
+    total_run_steps = property(lambda self: self._total_run_steps)
+    continue_on_step_failure = property(lambda self: self._continue_on_step_failure)
+
+    @staticmethod
+    def get(workspace, id, _workflow_provider=None, _service_endpoint=None):
+        check_local(workspace, "PublishedPipeline.get")
+        return PublishedPipeline._from_record(store.get(id), workspace)
+
+    @staticmethod
+    def list(workspace, active_only=True, _service_endpoint=None):
+        check_local(workspace, "PublishedPipeline.list")
+        return [PublishedPipeline._from_record(r, workspace) for r in store.all_published()
+                if not active_only or r["status"] == "Active"]
+
+    @staticmethod
+    def get_all(workspace, active_only=True, _service_endpoint=None):
+        return PublishedPipeline.list(workspace, active_only)
+
+    def submit(self, workspace, experiment_name, pipeline_parameters=None, _workflow_provider=None,
+               _service_endpoint=None, parent_run_id=None, continue_on_step_failure=None):
+        """Run the published pipeline again (its steps' snapshots are taken now, from their folders)."""
+        import attrs
+
+        from acpt_estimator.v1.core.experiment import Experiment
+        from acpt_estimator.v1.pipeline.core._submit import submit_pipeline_spec
+        from acpt_estimator.v1.pipeline.core.run import PipelineRun
+
+        check_local(workspace, "PublishedPipeline.submit")
+        record = store.get(self._id)
+        if record["status"] != "Active":
+            raise ValueError(f"Published pipeline {self._name!r} ({self._id}) is {record['status']}; enable() it "
+                             "first.")
+        experiment = Experiment(workspace, experiment_name)
+        spec = store.spec_of(record)
+        cont = record["continueOnStepFailure"] if continue_on_step_failure is None else continue_on_step_failure
+        spec = attrs.evolve(spec, experiment_name=experiment_name, continue_on_step_failure=bool(cont),
+                            tags={"azureml.pipelineid": self._id})
+        handle = submit_pipeline_spec(spec, experiment, pipeline_parameters, False, workspace)
+        return PipelineRun._over(experiment, handle)
+
+    def disable(self):
+        self._status = store.set_status(self._id, "Disabled")["status"]
+
+    def enable(self):
+        self._status = store.set_status(self._id, "Active")["status"]
+
+    def get_step_names(self):
+        return list(self._step_names)
+
+    get_graph = refused("PublishedPipeline.get_graph", "v1's graph lived on v1's pipeline service.",
+                        "the Pipeline object's .graph")
+    save = refused("PublishedPipeline.save", "v1 saved the published graph as YAML.",
+                   "acpt-estimator convert (writes the v2 pipeline job YAML)")
+
+    def __repr__(self):
+        return f"PublishedPipeline(name={self._name!r}, id={self._id!r}, status={self._status!r})"

@@ -1,0 +1,360 @@
+"""v1 ``azureml.pipeline.core.schedule``: recurring submissions of a published pipeline (local store).
+
+Local schedules do not fire by themselves: ``acpt-estimator schedules run-due`` (from cron, e.g. every minute)
+submits each active schedule whose time has come. On an Azure ML workspace they refuse, naming v2's JobSchedule.
+"""
+
+from __future__ import annotations
+
+import datetime
+from enum import Enum
+
+from acpt_estimator.pipelines import schedules as store
+from acpt_estimator.v1._refusal import refused
+from acpt_estimator.v1.core.datastore import Datastore
+from acpt_estimator.v1.core.experiment import Experiment
+from acpt_estimator.v1.pipeline.core.published_pipeline import PublishedPipeline
+from acpt_estimator.v1.pipeline.core.run import PipelineRun
+
+from ._publishing import check_local
+
+_DAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
+
+
+class TimeZone(Enum):
+    """v1's time zones of a recurrence (Windows names, as Azure ML takes them)."""
+
+    DatelineStandardTime = "Dateline Standard Time"
+    UTC11 = "UTC-11"
+    AleutianStandardTime = "Aleutian Standard Time"
+    HawaiianStandardTime = "Hawaiian Standard Time"
+    MarquesasStandardTime = "Marquesas Standard Time"
+    AlaskanStandardTime = "Alaskan Standard Time"
+    UTC09 = "UTC-09"
+    PacificStandardTimeMexico = "Pacific Standard Time (Mexico)"
+    UTC08 = "UTC-08"
+    PacificStandardTime = "Pacific Standard Time"
+    USMountainStandardTime = "US Mountain Standard Time"
+    MountainStandardTimeMexico = "Mountain Standard Time (Mexico)"
+    MountainStandardTime = "Mountain Standard Time"
+    CentralAmericaStandardTime = "Central America Standard Time"
+    CentralStandardTime = "Central Standard Time"
+    EasterIslandStandardTime = "Easter Island Standard Time"
+    CentralStandardTimeMexico = "Central Standard Time (Mexico)"
+    CanadaCentralStandardTime = "Canada Central Standard Time"
+    SAPacificStandardTime = "SA Pacific Standard Time"
+    EasternStandardTimeMexico = "Eastern Standard Time (Mexico)"
+    EasternStandardTime = "Eastern Standard Time"
+    HaitiStandardTime = "Haiti Standard Time"
+    CubaStandardTime = "Cuba Standard Time"
+    USEasternStandardTime = "US Eastern Standard Time"
+    ParaguayStandardTime = "Paraguay Standard Time"
+    AtlanticStandardTime = "Atlantic Standard Time"
+    VenezuelaStandardTime = "Venezuela Standard Time"
+    CentralBrazilianStandardTime = "Central Brazilian Standard Time"
+    SAWesternStandardTime = "SA Western Standard Time"
+    PacificSAStandardTime = "Pacific SA Standard Time"
+    TurksAndCaicosStandardTime = "Turks And Caicos Standard Time"
+    NewfoundlandStandardTime = "Newfoundland Standard Time"
+    TocantinsStandardTime = "Tocantins Standard Time"
+    ESouthAmericaStandardTime = "E. South America Standard Time"
+    SAEasternStandardTime = "SA Eastern Standard Time"
+    ArgentinaStandardTime = "Argentina Standard Time"
+    GreenlandStandardTime = "Greenland Standard Time"
+    MontevideoStandardTime = "Montevideo Standard Time"
+    SaintPierreStandardTime = "Saint Pierre Standard Time"
+    BahiaStandardTime = "Bahia Standard Time"
+    UTC02 = "UTC-02"
+    MidAtlanticStandardTime = "Mid-Atlantic Standard Time"
+    AzoresStandardTime = "Azores Standard Time"
+    CapeVerdeStandardTime = "Cape Verde Standard Time"
+    UTC = "UTC"
+    MoroccoStandardTime = "Morocco Standard Time"
+    GMTStandardTime = "GMT Standard Time"
+    GreenwichStandardTime = "Greenwich Standard Time"
+    WEuropeStandardTime = "W. Europe Standard Time"
+    CentralEuropeStandardTime = "Central Europe Standard Time"
+    RomanceStandardTime = "Romance Standard Time"
+    CentralEuropeanStandardTime = "Central European Standard Time"
+    WCentralAfricaStandardTime = "W. Central Africa Standard Time"
+    NamibiaStandardTime = "Namibia Standard Time"
+    JordanStandardTime = "Jordan Standard Time"
+    GTBStandardTime = "GTB Standard Time"
+    MiddleEastStandardTime = "Middle East Standard Time"
+    EgyptStandardTime = "Egypt Standard Time"
+    EEuropeStandardTime = "E. Europe Standard Time"
+    SyriaStandardTime = "Syria Standard Time"
+    WestBankStandardTime = "West Bank Standard Time"
+    SouthAfricaStandardTime = "South Africa Standard Time"
+    FLEStandardTime = "FLE Standard Time"
+    TurkeyStandardTime = "Turkey Standard Time"
+    IsraelStandardTime = "Israel Standard Time"
+    KaliningradStandardTime = "Kaliningrad Standard Time"
+    LibyaStandardTime = "Libya Standard Time"
+    ArabicStandardTime = "Arabic Standard Time"
+    ArabStandardTime = "Arab Standard Time"
+    BelarusStandardTime = "Belarus Standard Time"
+    RussianStandardTime = "Russian Standard Time"
+    EAfricaStandardTime = "E. Africa Standard Time"
+    IranStandardTime = "Iran Standard Time"
+    ArabianStandardTime = "Arabian Standard Time"
+    AstrakhanStandardTime = "Astrakhan Standard Time"
+    AzerbaijanStandardTime = "Azerbaijan Standard Time"
+    RussiaTimeZone3 = "Russia Time Zone 3"
+    MauritiusStandardTime = "Mauritius Standard Time"
+    GeorgianStandardTime = "Georgian Standard Time"
+    CaucasusStandardTime = "Caucasus Standard Time"
+    AfghanistanStandardTime = "Afghanistan Standard Time"
+    WestAsiaStandardTime = "West Asia Standard Time"
+    EkaterinburgStandardTime = "Ekaterinburg Standard Time"
+    PakistanStandardTime = "Pakistan Standard Time"
+    IndiaStandardTime = "India Standard Time"
+    SriLankaStandardTime = "Sri Lanka Standard Time"
+    NepalStandardTime = "Nepal Standard Time"
+    CentralAsiaStandardTime = "Central Asia Standard Time"
+    BangladeshStandardTime = "Bangladesh Standard Time"
+    NCentralAsiaStandardTime = "N. Central Asia Standard Time"
+    MyanmarStandardTime = "Myanmar Standard Time"
+    SEAsiaStandardTime = "SE Asia Standard Time"
+    AltaiStandardTime = "Altai Standard Time"
+    WMongoliaStandardTime = "W. Mongolia Standard Time"
+    NorthAsiaStandardTime = "North Asia Standard Time"
+    TomskStandardTime = "Tomsk Standard Time"
+    ChinaStandardTime = "China Standard Time"
+    NorthAsiaEastStandardTime = "North Asia East Standard Time"
+    SingaporeStandardTime = "Singapore Standard Time"
+    WAustraliaStandardTime = "W. Australia Standard Time"
+    TaipeiStandardTime = "Taipei Standard Time"
+    UlaanbaatarStandardTime = "Ulaanbaatar Standard Time"
+    NorthKoreaStandardTime = "North Korea Standard Time"
+    AusCentralWStandardTime = "Aus Central W. Standard Time"
+    TransbaikalStandardTime = "Transbaikal Standard Time"
+    TokyoStandardTime = "Tokyo Standard Time"
+    KoreaStandardTime = "Korea Standard Time"
+    YakutskStandardTime = "Yakutsk Standard Time"
+    CenAustraliaStandardTime = "Cen. Australia Standard Time"
+    AUSCentralStandardTime = "AUS Central Standard Time"
+    EAustraliaStandardTime = "E. Australia Standard Time"
+    AUSEasternStandardTime = "AUS Eastern Standard Time"
+    WestPacificStandardTime = "West Pacific Standard Time"
+    TasmaniaStandardTime = "Tasmania Standard Time"
+    VladivostokStandardTime = "Vladivostok Standard Time"
+    LordHoweStandardTime = "Lord Howe Standard Time"
+    BougainvilleStandardTime = "Bougainville Standard Time"
+    RussiaTimeZone10 = "Russia Time Zone 10"
+    MagadanStandardTime = "Magadan Standard Time"
+    NorfolkStandardTime = "Norfolk Standard Time"
+    SakhalinStandardTime = "Sakhalin Standard Time"
+    CentralPacificStandardTime = "Central Pacific Standard Time"
+    RussiaTimeZone11 = "Russia Time Zone 11"
+    NewZealandStandardTime = "New Zealand Standard Time"
+    UTC12 = "UTC+12"
+    FijiStandardTime = "Fiji Standard Time"
+    KamchatkaStandardTime = "Kamchatka Standard Time"
+    ChathamIslandsStandardTime = "Chatham Islands Standard Time"
+    TongaStandardTime = "Tonga Standard Time"
+    SamoaStandardTime = "Samoa Standard Time"
+    LineIslandsStandardTime = "Line Islands Standard Time"
+
+
+class ScheduleRecurrence:
+    """How often a schedule fires: ``frequency`` (Minute, Hour, Day, Week, Month) x ``interval``, optionally at
+    ``hours``/``minutes`` on ``week_days``, from ``start_time`` in ``time_zone``."""
+
+    def __init__(self, frequency, interval, start_time=None, time_zone=None, hours=None, minutes=None,
+                 week_days=None, time_of_day=None):
+        if time_of_day is not None:
+            hour, _, minute = str(time_of_day).partition(":")
+            hours, minutes = [int(hour)], [int(minute or 0)]
+        if isinstance(start_time, str):
+            start_time = datetime.datetime.fromisoformat(start_time)
+        self.frequency, self.interval, self.start_time, self.time_zone = frequency, interval, start_time, time_zone
+        self.hours, self.minutes, self.week_days, self.time_of_day = hours, minutes, week_days, time_of_day
+
+    def validate(self):
+        """v1's checks, with its messages."""
+        if self.frequency not in ["Minute", "Hour", "Day", "Week", "Month"]:
+            raise ValueError("Invalid value for frequency, only one of Minute, Hour, Day, Week, or Month accepted")
+        if not isinstance(self.interval, int) or self.interval < 1:
+            raise ValueError("Interval must be an integer greater than 0.")
+        if self.frequency not in ["Day", "Week"] and self.hours is not None:
+            raise ValueError("Can only specify hours if frequency is Week or Day.")
+        if self.frequency not in ["Day", "Week"] and self.minutes is not None:
+            raise ValueError("Can only specify minutes if frequency is Week or Day.")
+        if self.frequency != "Week" and self.week_days is not None:
+            raise ValueError("Can only specify week days if frequency is Week.")
+        if any(h < 0 or h > 23 for h in self.hours or []):
+            raise ValueError("Hours must be between 0 and 23.")
+        if any(m < 0 or m > 59 for m in self.minutes or []):
+            raise ValueError("Minutes must be between 0 and 59.")
+        if any(d not in _DAYS for d in self.week_days or []):
+            raise ValueError("Week days must be a list of str, accepted values: Monday, Tuesday, Wednesday, "
+                             "Thursday, Friday, Saturday, Sunday.")
+        if self.time_zone is not None and not isinstance(self.time_zone, TimeZone):
+            raise ValueError("Time zone is not a valid TimeZone enum.")
+        if self.start_time is not None and self.time_zone is None:
+            raise ValueError("Must specify time_zone if start_time is provided.")
+
+    def _to_dict(self, created: datetime.datetime) -> dict:
+        start = self.start_time or created
+        return {"frequency": self.frequency, "interval": self.interval, "start_time": start.isoformat(),
+                "time_zone": self.time_zone.value if self.time_zone is not None else None, "hours": self.hours,
+                "minutes": self.minutes, "week_days": self.week_days}
+
+    @classmethod
+    def _from_dict(cls, data: dict):
+        zone = next((z for z in TimeZone if z.value == data.get("time_zone")), None)
+        return cls(data["frequency"], data["interval"], datetime.datetime.fromisoformat(data["start_time"]), zone,
+                   data.get("hours"), data.get("minutes"), data.get("week_days"))
+
+
+class Schedule:
+    """A recurring submission of a published pipeline (or a pipeline endpoint's default version)."""
+
+    def __init__(self, workspace, id, name, description, pipeline_id, status, recurrence, datastore_name,
+                 polling_interval, data_path_parameter_name, continue_on_step_failure, path_on_datastore,
+                 _schedule_provider=None, pipeline_endpoint_id=None):
+        self._workspace, self._id, self._name, self._description = workspace, id, name, description
+        self._pipeline_id, self._status, self._recurrence = pipeline_id, status, recurrence
+        self._datastore_name, self._polling_interval = datastore_name, polling_interval
+        self._data_path_parameter_name, self._continue_on_step_failure = data_path_parameter_name, \
+            continue_on_step_failure
+        self._path_on_datastore, self._pipeline_endpoint_id = path_on_datastore, pipeline_endpoint_id
+
+    @classmethod
+    def _from_record(cls, record, workspace):
+        return cls(workspace, record["id"], record["name"], record["description"], record.get("pipelineId"),
+                   record["status"], ScheduleRecurrence._from_dict(record["recurrence"]), None, None, None,
+                   record.get("continueOnStepFailure"), None, pipeline_endpoint_id=record.get("pipelineEndpoint"))
+
+    id = property(lambda self: self._id)
+    name = property(lambda self: self._name)
+    description = property(lambda self: self._description)
+    pipeline_id = property(lambda self: self._pipeline_id)
+    pipeline_endpoint_id = property(lambda self: self._pipeline_endpoint_id)
+    status = property(lambda self: self._status)
+    recurrence = property(lambda self: self._recurrence)
+    datastore_name = property(lambda self: self._datastore_name)
+    polling_interval = property(lambda self: self._polling_interval)
+    data_path_parameter_name = property(lambda self: self._data_path_parameter_name)
+    continue_on_step_failure = property(lambda self: self._continue_on_step_failure)
+    path_on_datastore = property(lambda self: self._path_on_datastore)
+
+    @staticmethod
+    def create(workspace, name, pipeline_id, experiment_name, recurrence=None, description=None,
+               pipeline_parameters=None, wait_for_provisioning=False, wait_timeout=3600, datastore=None,
+               polling_interval=5, data_path_parameter_name=None, continue_on_step_failure=None,
+               path_on_datastore=None, _workflow_provider=None, _service_endpoint=None):
+        """A schedule of published pipeline ``pipeline_id`` (local: run by ``acpt-estimator schedules run-due``)."""
+        check_local(workspace, "Schedule.create", "schedule")
+        PublishedPipeline.get(workspace, pipeline_id)  # it must exist
+        return Schedule._create(workspace, name, experiment_name, recurrence, description, pipeline_parameters,
+                                datastore, continue_on_step_failure, pipelineId=pipeline_id)
+
+    @staticmethod
+    def create_for_pipeline_endpoint(workspace, name, pipeline_endpoint_id, experiment_name, recurrence=None,
+                                     description=None, pipeline_parameters=None, wait_for_provisioning=False,
+                                     wait_timeout=3600, datastore=None, polling_interval=5,
+                                     data_path_parameter_name=None, continue_on_step_failure=None,
+                                     path_on_datastore=None, _workflow_provider=None, _service_endpoint=None):
+        check_local(workspace, "Schedule.create_for_pipeline_endpoint", "schedule")
+        from acpt_estimator.v1.pipeline.core.pipeline_endpoint import PipelineEndpoint
+
+        PipelineEndpoint.get(workspace, name=pipeline_endpoint_id)
+        return Schedule._create(workspace, name, experiment_name, recurrence, description, pipeline_parameters,
+                                datastore, continue_on_step_failure, pipelineEndpoint=pipeline_endpoint_id)
+
+    @staticmethod
+    def _create(workspace, name, experiment_name, recurrence, description, pipeline_parameters, datastore,
+                continue_on_step_failure, **target):
+        if datastore is not None or recurrence is None:
+            from acpt_estimator.v1._refusal import refuse
+
+            refuse("Schedule.create(datastore=...)", "schedules that poll a datastore for changed files were a v1 "
+                   "service feature with no v2 trigger.", "a recurrence (ScheduleRecurrence) whose pipeline reads "
+                   "the datastore path, or an Event Grid trigger outside Azure ML")
+        if not isinstance(recurrence, ScheduleRecurrence):
+            raise ValueError("recurrence must be a ScheduleRecurrence.")
+        recurrence.validate()
+        Experiment(workspace, experiment_name)  # v1's experiment-name rules
+        created = datetime.datetime.now(datetime.timezone.utc)
+        store.zone(recurrence.time_zone.value if recurrence.time_zone else None)  # known here, or refused now
+        record = store.create({"name": name, "description": description, "experimentName": experiment_name,
+                               "recurrence": recurrence._to_dict(created), "pipelineParameters":
+                               dict(pipeline_parameters or {}), "continueOnStepFailure": continue_on_step_failure,
+                               **target})
+        return Schedule._from_record(record, workspace)
+
+    @staticmethod
+    def get(workspace, id, _workflow_provider=None, _service_endpoint=None):
+        check_local(workspace, "Schedule.get", "schedule")
+        return Schedule._from_record(store.get(id), workspace)
+
+    @staticmethod
+    def list(workspace, active_only=True, pipeline_id=None, pipeline_endpoint_id=None, _workflow_provider=None,
+             _service_endpoint=None):
+        check_local(workspace, "Schedule.list", "schedule")
+        return [Schedule._from_record(r, workspace) for r in store.all_schedules()
+                if (not active_only or r["status"] == "Active")
+                and (pipeline_id is None or r.get("pipelineId") == pipeline_id)
+                and (pipeline_endpoint_id is None or r.get("pipelineEndpoint") == pipeline_endpoint_id)]
+
+    @staticmethod
+    def get_all(workspace, active_only=True, pipeline_id=None, pipeline_endpoint_id=None, _workflow_provider=None,
+                _service_endpoint=None):
+        return Schedule.list(workspace, active_only, pipeline_id, pipeline_endpoint_id)
+
+    @staticmethod
+    def get_schedules_for_pipeline_id(workspace, pipeline_id, _workflow_provider=None, _service_endpoint=None):
+        return Schedule.list(workspace, active_only=False, pipeline_id=pipeline_id)
+
+    @staticmethod
+    def get_schedules_for_pipeline_endpoint_id(workspace, pipeline_endpoint_id, _workflow_provider=None,
+                                               _service_endpoint=None):
+        return Schedule.list(workspace, active_only=False, pipeline_endpoint_id=pipeline_endpoint_id)
+
+    def _update_record(self, **fields):
+        record = store.get(self._id)
+        record.update({k: v for k, v in fields.items() if v is not None})
+        store.save(record)
+        self.__dict__.update(Schedule._from_record(record, self._workspace).__dict__)
+
+    def update(self, name=None, description=None, recurrence=None, pipeline_parameters=None, status=None,
+               wait_for_provisioning=False, wait_timeout=3600, datastore=None, polling_interval=None,
+               data_path_parameter_name=None, continue_on_step_failure=None, path_on_datastore=None):
+        if datastore is not None:
+            self._create(None, None, None, None, None, None, datastore, None)  # refuses, as create does
+        if status not in (None, "Active", "Disabled"):
+            raise ValueError(f"status={status!r}: use 'Active' or 'Disabled'.")
+        fields = {"name": name, "description": description, "status": status,
+                  "continueOnStepFailure": continue_on_step_failure,
+                  "pipelineParameters": dict(pipeline_parameters) if pipeline_parameters is not None else None}
+        if recurrence is not None:
+            recurrence.validate()
+            fields["recurrence"] = recurrence._to_dict(datetime.datetime.now(datetime.timezone.utc))
+        self._update_record(**fields)
+
+    def disable(self, wait_for_provisioning=False, wait_timeout=3600):
+        self._update_record(status="Disabled")
+
+    def enable(self, wait_for_provisioning=False, wait_timeout=3600):
+        self._update_record(status="Active")
+
+    def get_pipeline_runs(self):
+        """The pipeline runs this schedule started, newest first."""
+        experiment = Experiment(self._workspace, store.get(self._id)["experimentName"])
+        return [PipelineRun(experiment, run_id) for run_id in reversed(store.get(self._id)["runs"])]
+
+    def get_last_pipeline_run(self):
+        runs = self.get_pipeline_runs()
+        return runs[0] if runs else None
+
+    load_yaml = refused("Schedule.load_yaml", "v1's schedule YAML has no v2 reader.",
+                        "a v2 schedule YAML (az ml schedule create --file schedule.yml)")
+
+    def __repr__(self):
+        return f"Schedule(name={self._name!r}, id={self._id!r}, status={self._status!r})"
+
+
+__all__ = ["Datastore", "Experiment", "PipelineRun", "PublishedPipeline", "Schedule", "ScheduleRecurrence",
+           "TimeZone"]
