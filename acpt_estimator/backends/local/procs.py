@@ -120,21 +120,58 @@ def _stat(pid: int):
     return int(fields[1]), int(fields[3]), int(fields[19]), fields[0]
 
 
+PR_GET_CHILD_SUBREAPER = 37
+# Every child this driver starts (with the inherited environment) carries DRIVER_VAR=<its pid>; job processes get an
+# environment built from os.environ, which putenv leaves alone, so they never do. Orphans re-parented to the
+# driver are the job's only if they do not carry it: the driver's own helpers (start_new_session=True) are not.
+DRIVER_VAR = "ACPT_ESTIMATOR_DRIVER"
 _subreaper_lock = threading.Lock()
-_subreaper_on = False
+_subreaper_users = 0
+_subreaper_before: int | None = None  # the flag as the driver had it, restored when the last job ends
 _roots: set = set()  # the launchers this driver started: its own children, never orphans of a job
 
 
+def _prctl(option: int, value) -> int:
+    libc = ctypes.CDLL(None, use_errno=True)
+    return libc.prctl(option, value, 0, 0, 0)
+
+
 def _become_subreaper() -> bool:
-    global _subreaper_on
+    """Make this driver a child subreaper for the job (counted: restored by _leave_subreaper after the last)."""
+    global _subreaper_users, _subreaper_before
     with _subreaper_lock:
-        if not _subreaper_on:
+        os.putenv(DRIVER_VAR, str(os.getpid()))
+        try:
+            if _subreaper_users == 0:
+                before = ctypes.c_int(0)
+                _prctl(PR_GET_CHILD_SUBREAPER, ctypes.byref(before))
+                if _prctl(PR_SET_CHILD_SUBREAPER, 1) != 0:
+                    return False
+                _subreaper_before = before.value
+            _subreaper_users += 1
+            return True
+        except (OSError, AttributeError):
+            return False
+
+
+def _leave_subreaper() -> None:
+    global _subreaper_users
+    with _subreaper_lock:
+        _subreaper_users -= 1
+        if _subreaper_users == 0 and _subreaper_before is not None:
             try:
-                libc = ctypes.CDLL(None, use_errno=True)
-                _subreaper_on = libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
+                _prctl(PR_SET_CHILD_SUBREAPER, _subreaper_before)
             except (OSError, AttributeError):
-                _subreaper_on = False
-        return _subreaper_on
+                pass
+
+
+def _drivers_own(pid: int) -> bool:
+    """Whether ``pid`` was started by this driver itself (it inherited DRIVER_VAR=<this pid>)."""
+    try:
+        with open(f"/proc/{pid}/environ", "rb") as handle:
+            return f"{DRIVER_VAR}={os.getpid()}".encode() in handle.read().split(b"\0")
+    except OSError:
+        return False
 
 
 class SubreaperTracker:
@@ -157,6 +194,7 @@ class SubreaperTracker:
         self.run_id, self.marker = run_id, marker(run_id)
         self.root = None
         self.since = None
+        self._orphans: set = set()  # (pid, start ticks) seen alive as orphans of the job: the only ones reaped
         self.subreaper = _become_subreaper()
 
     def describe(self) -> dict:
@@ -185,9 +223,15 @@ class SubreaperTracker:
             children.setdefault(ppid, []).append(pid)
         seeds = [self.root] if self.root else []
         for pid in children.get(me, []):
-            ppid, session, started, _ = table[pid]
-            if pid not in _roots and session != my_session and self.since is not None and started >= self.since:
+            ppid, session, started, state = table[pid]
+            if pid in _roots or session == my_session or self.since is None or started < self.since:
+                continue
+            if state in (b"Z", b"X"):
+                if (pid, started) in self._orphans:
+                    seeds.append(pid)  # an orphan of the job that ended: reaped below, nobody else waits for it
+            elif not _drivers_own(pid):
                 seeds.append(pid)  # an orphan of the job, re-parented to this driver
+                self._orphans.add((pid, started))
         found, stack = set(), list(seeds)
         while stack:
             pid = stack.pop()
@@ -210,6 +254,9 @@ class SubreaperTracker:
 
     def release(self) -> None:
         _roots.discard(self.root)
+        if self.subreaper:  # once per tracker, however often release() is called
+            self.subreaper = False
+            _leave_subreaper()
 
 
 def _reap(pid: int) -> None:

@@ -19,6 +19,7 @@ from ...tracking import details as v1_details
 from ...tracking import RecordingRun, from_mlflow, metrics_from_records, sort_records, tags_match
 from . import interactive, models, procs
 from .store import RunPaths, all_run_records, read_json, utc_iso
+from .supervisor import restore_interrupt_handlers
 
 logger = logging.getLogger(__name__)
 _POLL = 0.1
@@ -163,6 +164,7 @@ class LocalRun(RecordingRun, ScriptRun):
             raise
         if stream:
             stream.pump(final=True)
+        restore_interrupt_handlers()  # the driver's own handlers again, once nothing of it runs
         details = self.get_details()
         if show_output:
             print(f"\nExecution Summary\n=================\nRunId: {self.id}\nWeb View: {self.get_portal_url()}\n",

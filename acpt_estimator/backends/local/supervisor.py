@@ -318,6 +318,18 @@ def install_interrupt_handlers() -> None:
     _install_handlers()
 
 
+def restore_interrupt_handlers() -> None:
+    """Give the driver its own Ctrl-C/SIGTERM/SIGHUP handlers back once none of its jobs or schedulers (sweeps,
+    pipelines) runs; from the main thread only (signal.signal works nowhere else). The next job installs ours again."""
+    if threading.current_thread() is not threading.main_thread() or active() or any(
+            t.is_alive() and t.name.startswith(("hyperdrive-", "pipeline-")) for t in threading.enumerate()):
+        return
+    for signum, previous in list(_previous.items()):
+        if signal.getsignal(signum) is _on_signal:
+            signal.signal(signum, previous)
+        del _previous[signum]
+
+
 def _install_handlers() -> None:
     if threading.current_thread() is not threading.main_thread():
         return  # signal.signal only works there
