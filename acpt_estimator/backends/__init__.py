@@ -16,14 +16,17 @@ def get(name: str):
     return importlib.import_module(_MODULES[name])
 
 
-def list_runs(experiment) -> list:
-    """Runs of an experiment from every backend that has some; local first."""
-    runs = []
-    for name in ("local", "cloud"):
-        module = get(name)
-        if hasattr(module, "list_runs"):
-            runs.extend(module.list_runs(experiment))
-    return runs
+def list_runs(experiment, type=None, tags=None, properties=None, include_children=False):
+    """Runs of an experiment, v1's ``get_runs`` filters applied: the local store's first (filtered here), then the
+    workspace's (filtered by run history, read page by page as the caller iterates)."""
+    from ..tracking import tags_match
+
+    for run in get("local").list_runs(experiment):
+        if ((include_children or run._parent_id() is None) and (type is None or run.type == type)
+                and tags_match(run.get_tags(), tags) and tags_match(run.properties, properties)):
+            yield run
+    yield from get("cloud").list_runs(experiment, type=type, tags=tags, properties=properties,
+                                      include_children=include_children)
 
 
 def find_run(workspace, run_id: str, experiment=None):

@@ -14,6 +14,7 @@ from .blobs import BlobStore
 from .core_assets import CoreAssetsMixin, runtime_properties
 from .history import TERMINAL, RunHistoryMixin, _arm_error, _not_found, _user_error
 from .keyvault import FakeVault
+from .listing import ListingMixin
 from .metrics_v2 import MetricsV2Mixin
 from .mlflow_api import MlflowMixin
 from .pipelines import PipelinesMixin
@@ -83,7 +84,7 @@ class FakeJob:
         return lines[: len(lines) // 2] if status == "Running" else []
 
 
-class FakeState(RunHistoryMixin, MetricsV2Mixin, MlflowMixin, CoreAssetsMixin, RunUploadsMixin, PipelinesMixin):
+class FakeState(RunHistoryMixin, ListingMixin, MetricsV2Mixin, MlflowMixin, CoreAssetsMixin, RunUploadsMixin, PipelinesMixin):
     """All resources of one fake workspace; ``dispatch`` answers one request."""
 
     def __init__(self, subscription_id: str, resource_group: str, workspace_name: str):
@@ -141,6 +142,9 @@ class FakeState(RunHistoryMixin, MetricsV2Mixin, MlflowMixin, CoreAssetsMixin, R
             ("GET", _WS + r"/jobs/(?P<name>[^/]+)", self.get_job),
             ("GET", _WS + r"/jobs", self.list_jobs),
             ("POST", _WS + r"/jobs/(?P<name>[^/]+)/cancel", self.cancel_job),
+            ("POST", _HISTORY + r"/experiments/(?P<experiment>[^/]+)/runs:query", self.query_runs),
+            ("POST", _HISTORY + r"/experiments:query", self.query_experiments),
+            ("GET", _HISTORY + r"/computes/(?P<compute>[^/]+)/runs", self.compute_runs),
             ("GET", _HISTORY + r"(?:/experiments/[^/]+)?/runs/(?P<name>[^/]+)/details", self.run_details),
             ("GET", _HISTORY + r"/runs/(?P<name>[^/]+)/children", self.run_children),
             ("POST", _HISTORY + r"/experiments/[^/]+/runs/(?P<name>[^/]+)/artifacts/batch/metadata",

@@ -17,11 +17,13 @@ def submit_sweep(config, experiment, tags=None):
     return _submit_sweep(config, experiment, tags=tags)
 
 
-def list_runs(experiment) -> list:
-    """Cloud runs of the experiment; none for local-only workspaces or when nothing may reach Azure."""
+def list_runs(experiment, type=None, tags=None, properties=None, include_children=False):
+    """Cloud runs of the experiment, filtered by run history; none for local-only workspaces."""
     workspace = experiment.workspace
     if getattr(workspace, "_offline", True):
-        return []
-    from .submission import list_runs as _list_runs
+        return
+    from .listing import experiment_runs, run_from_record
 
-    return _list_runs(experiment)
+    for record in experiment_runs(workspace, experiment.name, tags=tags, properties=properties, run_type=type,
+                                  include_children=include_children):
+        yield run_from_record(experiment, record)

@@ -28,19 +28,8 @@ def submit(spec, experiment):
     return CloudRun(experiment, created.name, job=created)
 
 
-def list_runs(experiment) -> list:
-    """The experiment's v2 jobs as CloudRuns, newest first."""
-    from .sweep_run import run_for_job
-
-    workspace = experiment.workspace
-    with azure_errors(workspace, f"list the runs of experiment {experiment.name!r}"):
-        jobs = [j for j in ml_client(workspace).jobs.list() if getattr(j, "experiment_name", None) == experiment.name]
-    jobs.sort(key=lambda j: str(getattr(getattr(j, "creation_context", None), "created_at", "") or ""), reverse=True)
-    return [run_for_job(experiment, job) for job in jobs]
-
-
 def experiment_names(workspace) -> list:
-    """Experiment names of the workspace's jobs (v2 lists experiments through their jobs)."""
-    with azure_errors(workspace, "list the experiments"):
-        jobs = ml_client(workspace).jobs.list()
-        return list(dict.fromkeys(j.experiment_name for j in jobs if getattr(j, "experiment_name", None)))
+    """The workspace's experiments, as run history lists them."""
+    from .listing import experiment_names as names
+
+    return names(workspace)

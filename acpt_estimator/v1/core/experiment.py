@@ -5,7 +5,6 @@ from __future__ import annotations
 from acpt_estimator.exceptions import UserErrorException
 from acpt_estimator.names import is_valid, suggest
 from acpt_estimator.target import backend_for
-from acpt_estimator.tracking import tags_match
 from acpt_estimator.v1._refusal import refuse, refused
 from acpt_estimator._lazy import lazy_names
 
@@ -64,9 +63,7 @@ class Experiment:
         """The experiment's runs, newest first (local store, then cloud), filtered as v1 did."""
         from acpt_estimator.backends import list_runs
 
-        return (r for r in list_runs(self) if (include_children or r._parent_id() is None)
-                and (type is None or r.type == type) and tags_match(r.get_tags(), tags)
-                and tags_match(r.properties, properties))
+        return list_runs(self, type=type, tags=tags, properties=properties, include_children=include_children)
 
     def start_logging(self, *args, outputs=None, snapshot_directory=None, display_name=None, **kwargs):
         """An interactive run: log to it from this process, then ``complete()`` (or use it in ``with``)."""

@@ -218,7 +218,11 @@ class ComputeTarget:
 
         Offline the stand-in is this machine, so its runs are the active local runs of the run store."""
         wanted = (status,) if status else ACTIVE_RUN_STATES
-        for run in (_local_runs(self.workspace) if self.workspace._offline else _cloud_runs(self.workspace, self.name)):
+        if not self.workspace._offline:  # run history filters the compute's runs
+            yield from _cloud_runs(self.workspace, self.name, status=wanted, run_type=type, tags=tags,
+                                   properties=properties)
+            return
+        for run in _local_runs(self.workspace):
             if run.get_status() not in wanted or (type is not None and run.type != type):
                 continue
             details = run.get_details() if tags or properties else {}
@@ -285,16 +289,14 @@ def _local_runs(workspace):
         yield LocalRun(run_paths(record["runId"]), experiment=experiment)
 
 
-def _cloud_runs(workspace, name):
-    from acpt_estimator.backends.azureml.client import azure_errors, ml_client
-    from acpt_estimator.backends.azureml.run import CloudRun
+def _cloud_runs(workspace, name, **filters):
+    """The compute's runs from run history (``computes/{name}/runs``, filtered there)."""
+    from acpt_estimator.backends.azureml.listing import compute_jobs
+    from acpt_estimator.backends.azureml.sweep_run import run_for_job
     from acpt_estimator.v1.core.experiment import Experiment
 
-    with azure_errors(workspace, f"list the runs on compute target {name!r}"):
-        jobs = [j for j in ml_client(workspace).jobs.list() if str(getattr(j, "compute", "") or "").split("/")[-1]
-                == name]
-    for job in jobs:
-        yield CloudRun(Experiment(workspace, job.experiment_name, _skip_name_validation=True), job.name, job=job)
+    for job in compute_jobs(workspace, name, **filters):
+        yield run_for_job(Experiment(workspace, job.experiment_name, _skip_name_validation=True), job)
 
 
 def _serialized(status):
