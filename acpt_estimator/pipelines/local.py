@@ -178,7 +178,16 @@ class LocalPipelineRun:
             return _Ended()
         state.update(status="Running", runId=run.id)
         self.step_runs_by_node[step.name] = run
+        threading.Thread(target=self._wake_when_done, args=(run,), daemon=True).start()
         return run
+
+    def _wake_when_done(self, run) -> None:
+        """Wake the scheduler as soon as the step ends (its dependents start without waiting for the next poll)."""
+        job = getattr(run, "_job", None)
+        if job is not None:
+            job.done.wait()
+        with self._lock:
+            self._lock.notify_all()
 
     def _step_ended(self, node: str, run, status: str) -> None:
         state = self.record["steps"][node]

@@ -117,3 +117,30 @@ def test_data_transfer_copies_between_steps_and_steps_without_v2_equivalent_refu
     assert pipeline.validate() == []  # it builds
     with pytest.raises(V1NotSupportedException, match=r"DatabricksStep 'spark' is not supported.*Use instead:"):
         Experiment(local_workspace, "refused").submit(pipeline)
+
+
+def test_cancel_ends_every_running_step_and_nothing_after_it_starts(local_workspace):
+    import time
+
+    slow_a = PythonScriptStep("sleep.py", name="slow_a", source_directory=SRC, compute_target="c", allow_reuse=False)
+    slow_b = PythonScriptStep("sleep.py", name="slow_b", source_directory=SRC, compute_target="c", allow_reuse=False)
+    later = PythonScriptStep("write_out.py", name="later", arguments=["--out", "o"], source_directory=SRC,
+                             compute_target="c")
+    later.run_after(slow_a)
+    run = Experiment(local_workspace, "cancel").submit(Pipeline(local_workspace, [slow_a, slow_b, later]))
+    deadline, pids = time.monotonic() + 60, {}
+    while len(pids) < 2 and time.monotonic() < deadline:  # both scripts have started
+        for step in run.get_steps():
+            log = "".join(step.get_details_with_logs()["logFiles"].values())
+            if "pid " in log:
+                pids[step.name] = int(log.split("pid ", 1)[1].split()[0])
+        time.sleep(0.1)
+    assert sorted(pids) == ["slow_a", "slow_b"]
+    run.cancel()
+    assert run.wait_for_completion(show_output=False, raise_on_error=False) == "Canceled"
+    statuses = {s.name: s.get_status() for s in run.get_steps()}
+    assert statuses == {"slow_a": "Canceled", "slow_b": "Canceled"}  # "later" never started
+    from acpt_estimator.backends.local.procs import job_pids
+
+    for step in run.get_steps():  # no process of either step is left
+        assert job_pids(step.id) == []

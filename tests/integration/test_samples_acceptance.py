@@ -49,3 +49,11 @@ def test_hyperdrive_tuning_sample(tmp_path):
     assert out.count("Started trial pytorch-hyperdrive_") == 4 and "Status: Completed" in out
     assert "best run: pytorch-hyperdrive_" in out and 'hyperparameters: {"learning_rate":' in out  # v1: a JSON string
     assert "registered pytorch-hyperdrive 1" in out
+
+
+def test_pipeline_train_score_sample(tmp_path):
+    out = run_driver("pipeline_train_score", tmp_path)
+    assert "validation errors: []" in out and out.count("PipelineRun Status: Completed") == 2
+    assert "'w': 3.0, 'b': 2.0" in out  # two MPI ranks averaged their gradients to the line the data follows
+    assert "scored 12 values, e.g. part_0.csv 0.0 " in out  # ParallelRunStep's append_row file
+    assert "StepRun(prep) Status: Completed (reused)" in out  # the published pipeline, resubmitted

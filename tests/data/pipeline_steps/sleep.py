@@ -1,0 +1,5 @@
+import os
+import time
+
+print(f"pid {os.getpid()}", flush=True)
+time.sleep(60)
