@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shlex
 
 import pytest
@@ -174,3 +175,42 @@ def test_an_input_written_by_another_step_is_linked(datastore, tmp_path):
     assert [(link.input_name, link.step, link.output) for link in spec.links] == [("prep", "prep", "prepared")]
     node = to_parallel_node(spec, code_root=str(tmp_path))  # the pipeline translation binds the input
     assert node.inputs["prep"].path is None and node.description == "nightly scoring"
+
+
+def test_in_a_v2_pipeline_job_the_node_reads_its_producer_and_the_pipeline_parameters(datastore, tmp_path,
+                                                                                     monkeypatch):
+    """A PythonScriptStep writes files a ParallelRunStep scores: one v2 PipelineJob (golden file), the parallel
+    node's input bound to the producer's output, PipelineParameters bound to the pipeline's inputs."""
+    from azure.ai.ml import load_job
+
+    from acpt_estimator.backends.azureml.pipeline_translate import to_pipeline_job
+    from acpt_estimator.backends.azureml.translate import job_to_yaml
+    from acpt_estimator.v1.pipeline.core import Pipeline
+    from acpt_estimator.v1.pipeline.steps import PythonScriptStep
+
+    monkeypatch.setenv("ACPT_ESTIMATOR_PARALLEL_CODE_DIR", str(tmp_path / "staged"))
+    files = PipelineData("files", datastore=datastore)
+    make = PythonScriptStep("count_lines.py", name="make_files", arguments=["--scores", files], outputs=[files],
+                            source_directory=SCRIPTS, compute_target="cpu-cluster")
+    score = ParallelRunStep("score", config(mini_batch_size=PipelineParameter("batch_size", "2"),
+                                            process_count_per_node=PipelineParameter("procs", 2)),
+                            inputs=[files.as_dataset().as_named_input("batch")],
+                            output=PipelineData("scores", datastore=datastore), arguments=["--prefix", "p"])
+    job = to_pipeline_job(Pipeline(datastore.workspace, [make, score])._to_spec("golden"),
+                          {"batch_size": "5"})
+    node = job.jobs["score"]
+    assert node.inputs["batch"]._data.path == "${{parent.jobs.make_files.outputs.files}}"
+    assert (node.mini_batch_size, node.max_concurrency_per_instance) == ("${{parent.inputs.batch_size}}",
+                                                                          "${{parent.inputs.procs}}")
+    assert job.inputs["batch_size"]._data == "5"
+    text = job_to_yaml(job).replace(os.path.abspath(SCRIPTS), "<steps>")
+    data = yaml.safe_load(re.sub(re.escape(str(tmp_path / "staged")) + r"/code-\w+", "<staged code>", text))
+    path = os.path.join(GOLDEN, "pipeline_parallel_run_step.yml")
+    if REGENERATE:
+        with open(path, "w", encoding="utf-8") as handle:
+            yaml.safe_dump(data, handle, sort_keys=False)
+    with open(path, encoding="utf-8") as handle:
+        assert data == yaml.safe_load(handle), f"regenerate with ACPT_REGENERATE_GOLDEN=1 and review {path}"
+    (tmp_path / "pipeline.yml").write_text(job_to_yaml(job))
+    loaded = load_job(str(tmp_path / "pipeline.yml"))
+    assert loaded._validate().passed and loaded.jobs["score"].mini_batch_size == "${{parent.inputs.batch_size}}"

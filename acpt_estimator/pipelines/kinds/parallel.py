@@ -89,9 +89,7 @@ def to_local_job(step, context) -> JobSpec:
     output folders)."""
     from ..local import resolve_job
 
-    inputs_from = {link.input_name: context.record["steps"][link.step]["outputs"][link.output]
-                   for link in step.links}
-    job = resolve_job(step, context.values, inputs_from)
+    job = resolve_job(step, context.values, context.inputs_for(step))
     return local_job(step, job, context.values)
 
 

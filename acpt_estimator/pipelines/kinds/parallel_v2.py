@@ -105,8 +105,9 @@ def to_parallel_node(step, context=None, *, code_root: str | None = None, valida
     if settings.output_action == "append_row" and settings.append_row_file_name != "parallel_run_step.txt":
         program += ["--append_row_file_name", shlex.quote(settings.append_row_file_name)]
     program += [_argument(t) for t in job.arguments]
-    # inputs other steps write get no path here: the pipeline translation binds them to the producer's output
-    inputs = {i.name: Input(type=i.uri_type, mode=_INPUT_MODES[i.mode]) if i.kind == "step_output" else
+    # an input another step writes: the pipeline translation has bound its uri to ${{parent.jobs...}}; unbound
+    # (the step on its own) it has no path yet
+    inputs = {i.name: Input(type=i.uri_type, mode=_INPUT_MODES[i.mode]) if i.uri.startswith("step://") else
               Input(type=i.uri_type, path=i.uri, mode=_INPUT_MODES[i.mode]) for i in job.inputs}
     # literal pipeline parameters the arguments reference (${{inputs.<name>}}), with their defaults
     inputs.update({p.name: p.default for p in step.parameters if isinstance(p.default, (str, int, float, bool))})
@@ -130,6 +131,37 @@ def to_parallel_node(step, context=None, *, code_root: str | None = None, valida
                          program_arguments=" ".join(program),
                          append_row_to=f"${{{{outputs.{settings.output_name}}}}}" if append_row else None,
                          environment=environment_for(job.environment)))
+    env = job.environment
+    if env.kind == "image" and env.conda_file is not None and "azureml-core" not in env.conda_file:
+        # v1 warned the same at ParallelRunStep(...): the parallel runtime on the node imports azureml-core
+        logger.warning("ParallelRunStep %r: the environment has no azureml-core pip package, which the Azure ML "
+                       "parallel runtime uses on the node; add it (CondaDependencies.add_pip_package('azureml-core')).",
+                       step.display_name)
+    if getattr(context, "pipeline_job", None) is not None:
+        _bind_parameters(node, step, tabular or bool(keys))
     if validate and not step.links:  # a linked node is validated inside its pipeline job
         validate_command(node)
     return node
+
+
+# ParallelRunConfig fields v2 lets a pipeline input set on the node (set after building: the component wants values)
+_BINDABLE = {"mini_batch_size": lambda node, ref: setattr(node, "mini_batch_size", ref),
+             "process_count_per_node": lambda node, ref: setattr(node, "max_concurrency_per_instance", ref),
+             "logging_level": lambda node, ref: setattr(node, "logging_level", ref),
+             "run_invocation_timeout": lambda node, ref: setattr(node.retry_settings, "timeout", ref),
+             "run_max_try": lambda node, ref: setattr(node.retry_settings, "max_retries", ref)}
+
+
+def _bind_parameters(node, step, files_per_batch_fixed: bool) -> None:
+    """PipelineParameter-valued fields read the pipeline's input, so a submit with new values changes them."""
+    for key, name in step.parallel.options.items():
+        if not key.startswith("parameter:"):
+            continue
+        field = key.split(":", 1)[1]
+        if field in _BINDABLE and not (field == "mini_batch_size" and files_per_batch_fixed):
+            _BINDABLE[field](node, f"${{{{parent.inputs.{name}}}}}")
+        else:
+            logger.warning("ParallelRunStep %r: %s=PipelineParameter(%r) keeps its default in the v2 pipeline job (v2 "
+                           "cannot set it from a pipeline input%s).", step.display_name, field, name,
+                           "; tabular and partitioned inputs go one file per mini-batch"
+                           if field == "mini_batch_size" else "")
