@@ -26,6 +26,15 @@ GOLDEN = os.path.join(os.path.dirname(__file__), os.pardir, "data", "golden")
 REGENERATE = os.environ.get("ACPT_REGENERATE_GOLDEN") == "1"
 
 
+def assert_golden(data: dict, name: str) -> None:
+    path = os.path.join(GOLDEN, name)
+    if REGENERATE:
+        with open(path, "w", encoding="utf-8") as handle:
+            yaml.safe_dump(data, handle, sort_keys=False)
+    with open(path, encoding="utf-8") as handle:
+        assert data == yaml.safe_load(handle), f"regenerate with ACPT_REGENERATE_GOLDEN=1 and review {path}"
+
+
 @pytest.fixture()
 def datastore(tmp_path, monkeypatch):
     monkeypatch.setenv("ACPT_ESTIMATOR_HOME", str(tmp_path / ".acpt"))
@@ -144,13 +153,7 @@ def test_v2_parallel_node_matches_golden_file(datastore, tmp_path):
     code = job.task.code
     assert os.path.isfile(os.path.join(code, ADAPTER)) and os.path.isfile(os.path.join(code, "partition_income.py"))
     text = job_to_yaml(job).replace(code, "<staged code>")
-    actual = yaml.safe_load(text)
-    path = os.path.join(GOLDEN, "parallel_run_step.yml")
-    if REGENERATE:
-        with open(path, "w", encoding="utf-8") as handle:
-            yaml.safe_dump(actual, handle, sort_keys=False)
-    with open(path, encoding="utf-8") as handle:
-        assert actual == yaml.safe_load(handle), f"regenerate with ACPT_REGENERATE_GOLDEN=1 and review {path}"
+    assert_golden(yaml.safe_load(text), "parallel_run_step.yml")
     # v2 runs parallel nodes inside pipeline jobs: one holding this node validates and round-trips as YAML
     from azure.ai.ml.entities import PipelineJob
 
@@ -205,12 +208,7 @@ def test_in_a_v2_pipeline_job_the_node_reads_its_producer_and_the_pipeline_param
     assert job.inputs["batch_size"]._data == "5"
     text = job_to_yaml(job).replace(os.path.abspath(SCRIPTS), "<steps>")
     data = yaml.safe_load(re.sub(re.escape(str(tmp_path / "staged")) + r"/code-\w+", "<staged code>", text))
-    path = os.path.join(GOLDEN, "pipeline_parallel_run_step.yml")
-    if REGENERATE:
-        with open(path, "w", encoding="utf-8") as handle:
-            yaml.safe_dump(data, handle, sort_keys=False)
-    with open(path, encoding="utf-8") as handle:
-        assert data == yaml.safe_load(handle), f"regenerate with ACPT_REGENERATE_GOLDEN=1 and review {path}"
+    assert_golden(data, "pipeline_parallel_run_step.yml")
     (tmp_path / "pipeline.yml").write_text(job_to_yaml(job))
     loaded = load_job(str(tmp_path / "pipeline.yml"))
     assert loaded._validate().passed and loaded.jobs["score"].mini_batch_size == "${{parent.inputs.batch_size}}"
