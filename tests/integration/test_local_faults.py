@@ -74,7 +74,6 @@ JOB = textwrap.dedent("""
 @pytest.fixture
 def store(tmp_path, monkeypatch):
     monkeypatch.setenv("ACPT_ESTIMATOR_HOME", str(tmp_path / "store"))
-    monkeypatch.setenv("MLFLOW_ALLOW_FILE_STORE", "true")  # the tests read the local MLflow store back
     (tmp_path / "src").mkdir()
     (tmp_path / "src" / "job.py").write_text(JOB)
     return tmp_path
@@ -171,8 +170,6 @@ KILLED_DRIVER = """
 
 @pytest.mark.parametrize("signum, status", [(signal.SIGKILL, "Failed"), (signal.SIGHUP, "Canceled")])
 def test_a_killed_driver_takes_its_job_along_and_the_reopened_run_is_final(store, signum, status):
-    from mlflow.tracking import MlflowClient
-
     token = uuid.uuid4().hex
     (store / "driver.py").write_text(textwrap.dedent(KILLED_DRIVER))
     driver = subprocess.Popen([sys.executable, "driver.py", token], cwd=store, env=driver_env(store),
@@ -192,9 +189,18 @@ def test_a_killed_driver_takes_its_job_along_and_the_reopened_run_is_final(store
         message = run.get_details()["error"]["error"]["message"]
         assert f"driver process (pid {driver.pid})" in message and "Local runs end with their driver" in message
     assert_outputs(run)
-    record = run._record()
-    client = MlflowClient(tracking_uri=record["mlflow"]["trackingUri"])
-    assert client.get_run(run_id).info.status == {"Failed": "FAILED", "Canceled": "KILLED"}[status]
+    assert _mlflow_copy(run).info.status == {"Failed": "FAILED", "Canceled": "KILLED"}[status]
+
+
+def _mlflow_copy(run):
+    """The run's MLflow run, read by MLflow's client after the workspace's MLflow URI copied it in."""
+    from mlflow.tracking import MlflowClient
+
+    client = MlflowClient(tracking_uri=Workspace._local().get_mlflow_tracking_uri())
+    found = client.search_runs([client.get_experiment_by_name(run._record()["experimentName"]).experiment_id],
+                               f"tags.`azureml.runid` = '{run.id}'")
+    assert len(found) == 1
+    return found[0]
 
 
 def test_a_reopened_run_is_running_while_its_ranks_live_then_final_with_its_outputs(store):
@@ -332,8 +338,6 @@ METRICS = textwrap.dedent("""
 
 
 def test_nested_and_empty_metric_names_are_all_exported_and_the_mlflow_run_finishes(store):
-    from mlflow.tracking import MlflowClient
-
     token = uuid.uuid4().hex
     (store / "src" / "metrics.py").write_text(METRICS)
     run = Experiment(Workspace._local(), "names").submit(PyTorch(
@@ -341,11 +345,12 @@ def test_nested_and_empty_metric_names_are_all_exported_and_the_mlflow_run_finis
     details = run.wait_for_completion()
     assert details["status"] == "Completed" and not details.get("warnings")
     assert run.get_metrics() == {"loss": 1.0, "loss/val": 2.0, "": 3.0, "Accuracy (%)": 4.0, "Accuracy ___": 5.0}
-    mlrun = MlflowClient(tracking_uri=run._record()["mlflow"]["trackingUri"]).get_run(run.id)
+    mlrun = _mlflow_copy(run)
     assert mlrun.info.status == "FINISHED"
-    # loss and loss/val cannot both be files of the file store: the second is flattened. Names MLflow refuses
-    # ("", parentheses) are kept as record tags by the one v1 record form (job_runtime/_v1_records.py).
-    assert mlrun.data.metrics == {"loss": 1.0, "loss_val": 2.0, "Accuracy ___": 5.0}
+    # Names MLflow refuses ("", parentheses) are kept as record tags by the one v1 record form
+    # (job_runtime/_v1_records.py); in MLflow's SQLite store loss and loss/val are both plain keys.
+    assert mlrun.data.metrics == {"loss": 1.0, "loss/val": 2.0, "Accuracy ___": 5.0}
+    assert run.get_metrics() == {"loss": 1.0, "loss/val": 2.0, "": 3.0, "Accuracy (%)": 4.0, "Accuracy ___": 5.0}
     assert "outputs/done.txt" in run.get_file_names()
     assert no_process_left(token)
 
@@ -400,11 +405,9 @@ DISK_DRIVER = """
         result["prelaunch"] = {"error": err.message, "files": listing()}
     run = exp.submit(PyTorch("src", entry_script="fill.py", compute_target="local", script_params=[sys.argv[1]]))
     details = run.wait_for_completion(raise_on_error=False)
-    meta = [os.path.join(d, "meta.yaml") for d, _, ns in os.walk(os.path.join(store, "mlruns"))
-            if "meta.yaml" in ns and os.path.basename(d) == run.id]
     result["run"] = {"status": details["status"], "error": details["error"]["error"]["message"],
                      "record": json.load(open(os.path.join(run.path, "run.json")))["status"],
-                     "files": listing(), "mlflow": open(meta[0]).read()}
+                     "files": listing()}
     print(json.dumps(result))
 """
 FILL = textwrap.dedent("""
@@ -430,13 +433,13 @@ def test_a_full_disk_is_named_and_leaves_no_half_written_run(store):
     pre = result["prelaunch"]
     assert "the disk is full" in pre["error"] and "No space left on device" in pre["error"]
     assert not [f for f in pre["files"] if f.startswith("runs/")]  # no half-written run folder
-    assert not [f for f in pre["files"] if "/disk_" in f and f.startswith("mlruns/")]  # no RUNNING MLflow run
+    assert "mlflow.db" not in pre["files"]  # no RUNNING MLflow run (a job not using MLflow gets none at launch)
     run = result["run"]
     assert run["status"] == run["record"] == "Failed"
     assert "is full" in run["error"]
     assert not [f for f in run["files"] if f.endswith(".tmp")]
     assert [f for f in run["files"] if f.endswith("files/outputs/fill.bin")]  # what was written is collected
-    assert "status: 4\n" in run["mlflow"]  # MLflow FAILED, not RUNNING
+    assert "mlflow.db" not in run["files"]  # no MLflow run left RUNNING: copied in, final, when MLflow is asked for
     assert no_process_left(token)
 
 
@@ -465,8 +468,7 @@ def test_a_run_that_cannot_start_leaves_nothing_behind(store, monkeypatch, failu
         submit(store, "plain", token)
     runs = store / "store" / "runs"  # a dangling link is refused before the store is touched at all
     assert not runs.exists() or os.listdir(runs) == []  # no half-written run folder
-    mlruns = store / "store" / "mlruns"
-    assert not any(len(os.path.relpath(d, mlruns).split(os.sep)) == 2 for d, _, _ in os.walk(mlruns))  # no run
+    assert not os.path.exists(store / "store" / "mlflow.db")  # no MLflow run either
     assert no_process_left(token, timeout=0)
 
 

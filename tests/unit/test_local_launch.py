@@ -90,7 +90,8 @@ def _context(tmp_path, launcher=MPICH, **overrides):
                   status_dir=f"{tmp_path}/run/status", store_home=str(tmp_path), python="/venv/bin/python",
                   launcher=launcher, master_port=29123,
                   base_env={"PATH": "/usr/bin", "HOME": "/root", "PMI_RANK": "7", "OMPI_COMM_WORLD_RANK": "7"},
-                  mlflow_tracking_uri="file:///store/mlruns", mlflow_experiment_id="42", cores=2)
+                  mlflow_tracking_uri="sqlite:////store/mlflow.db", mlflow_run_id="0f1e2d3c4b5a69788796a5b4c3d2e1f0",
+                  cores=2)
     values.update(overrides)
     return LaunchContext(**values)
 
@@ -108,10 +109,12 @@ def test_job_environment_carries_the_azure_and_torch_contract(tmp_path):
     assert env["WORLD_SIZE"] == "4" and env["LOCAL_WORLD_SIZE"] == "2" and env["OMPI_COMM_WORLD_SIZE"] == "4"
     assert env["AZ_BATCHAI_PYTORCH_INIT_METHOD"] == "tcp://127.0.0.1:29123"
     assert env["AZ_BATCH_MASTER_NODE"] == "127.0.0.1:29123" and env["AZ_BATCHAI_MPI_MASTER_NODE"] == "127.0.0.1"
-    assert env["AZUREML_RUN_ID"] == env["MLFLOW_RUN_ID"] == env["ACPT_ESTIMATOR_RUN_ID"] == "exp_1_abcdef12"
+    assert env["AZUREML_RUN_ID"] == env["ACPT_ESTIMATOR_RUN_ID"] == "exp_1_abcdef12"
+    assert env["MLFLOW_RUN_ID"] == "0f1e2d3c4b5a69788796a5b4c3d2e1f0"  # MLflow's id of the job's run
     assert env["ACPT_ESTIMATOR_JOB_abcdef12"] == "exp_1_abcdef12"  # the /proc marker of this job
     assert env["NCCL_TREE_THRESHOLD"] == "0" and env["MY_VAR"] == "x y"
-    assert env["MLFLOW_ALLOW_FILE_STORE"] == "true" and env["MLFLOW_TRACKING_URI"] == "file:///store/mlruns"
+    assert env["MLFLOW_TRACKING_URI"] == "sqlite:////store/mlflow.db" and env["MLFLOW_EXPERIMENT_NAME"] == "exp"
+    assert "MLFLOW_ALLOW_FILE_STORE" not in env  # MLflow's default store: no setting needed
     assert env["PATH"] == "/venv/bin:/usr/bin"  # the driver's interpreter first, as in an activated venv
     # Rank variables of an MPI job around the driver must not leak into this job's ranks.
     assert "PMI_RANK" not in env and "OMPI_COMM_WORLD_RANK" not in env

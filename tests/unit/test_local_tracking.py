@@ -104,18 +104,3 @@ def test_a_run_whose_supervising_process_died_is_finished_failed_and_runs_list_n
     assert get_run("exp_3_cccccccc", store_home=str(tmp_path)).get_status() == "Running"
     # Reopening finished the record once, for every later reader (recovery.settle).
     assert json.loads((tmp_path / "runs" / "exp_2_bbbbbbbb" / "run.json").read_text())["status"] == "Failed"
-
-
-def test_mlflow_key_map_never_collides_in_the_file_store(tmp_path):
-    from acpt_estimator.backends.local.mlflow_store import KeyMap
-
-    (tmp_path / "logged" / "deep").mkdir(parents=True)
-    (tmp_path / "logged" / "deep" / "x").write_text("")  # logged with mlflow.log_metric inside the job
-    keys = KeyMap(str(tmp_path))
-    mapped = [keys.key(n) for n in ("loss", "loss/val", "loss_val", "", "_", "Accuracy (%)", "Accuracy ___",
-                                    "logged", "logged/deep/x")]
-    # A file and a folder never share a path; a clash is flattened, then numbered. The same key as a
-    # metric logged through MLflow itself is the same metric (appended to).
-    assert mapped == ["loss", "loss_val", "loss_val_2", "_", "__2", "Accuracy ___", "Accuracy ____2", "logged_2",
-                      "logged/deep/x"]
-    assert keys.key("loss/val") == "loss_val"  # stable per name

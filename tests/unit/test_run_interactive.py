@@ -42,10 +42,12 @@ def test_an_interactive_run_is_exported_to_mlflow_like_a_job(experiment, monkeyp
     run.log("loss", 0.5)
     run.log("loss", 0.25)
     run.complete()
-    monkeypatch.setenv("MLFLOW_ALLOW_FILE_STORE", "true")
-    client = MlflowClient("file://" + os.path.join(os.environ["ACPT_ESTIMATOR_HOME"], "mlruns"))
-    assert client.get_run(run.id).info.status == "FINISHED"
-    assert [m.value for m in client.get_metric_history(run.id, "loss")] == [0.5, 0.25]
+    client = MlflowClient(experiment.workspace.get_mlflow_tracking_uri())  # copies finished runs in
+    found = client.search_runs([client.get_experiment_by_name("interactive").experiment_id],
+                               f"tags.`azureml.runid` = '{run.id}'")
+    assert len(found) == 1 and found[0].info.status == "FINISHED" and found[0].info.run_name == run.id
+    assert [m.value for m in client.get_metric_history(found[0].info.run_id, "loss")] == [0.5, 0.25]
+    assert run.get_metrics() == {"loss": [0.5, 0.25]}  # the copy is not counted twice
 
 
 def test_with_block_fails_the_run_on_an_exception(experiment):

@@ -3,56 +3,52 @@ finishes the run next: the MLflow run ends with exactly one copy, and no reader 
 
 from __future__ import annotations
 
-import json
-import os
+import pytest
 
-from acpt_estimator.backends.local import mlflow_store
-from acpt_estimator.tracking import SCALAR, RecordWriter, from_mlflow, metrics_from_records, read_records
+from acpt_estimator.backends.local import mlflow_sqlite
+from acpt_estimator.tracking import SCALAR, RecordWriter, read_records
 
 
-def _logged(tmp_path, count=50):
-    metrics = tmp_path / "metrics"
-    writer = RecordWriter(str(metrics), "rank_0")
+@pytest.fixture(scope="module")
+def mlstore(tmp_path_factory):
+    home = str(tmp_path_factory.mktemp("store"))
+    return home, mlflow_sqlite.store(home)  # MLflow's SQLite store, created once for these tests
+
+
+def _logged(tmp_path, count):
+    writer = RecordWriter(str(tmp_path / "metrics"), "rank_0")
     for i in range(count):
         writer.write(SCALAR, "loss", float(i))
-    folder = tmp_path / "mlrun"
-    (folder / "metrics").mkdir(parents=True)
-    return str(metrics), str(folder)
+    return read_records(str(tmp_path / "metrics"))
 
 
-def _as_reader_sees_it(metrics, folder):
-    """LocalRun.get_metrics: the v1 records plus MLflow keys that are not copies of them."""
-    try:
-        with open(os.path.join(metrics, "mlflow_exported.json")) as handle:
-            exported = set(json.load(handle))
-    except OSError:
-        exported = set()
-    mlflow = from_mlflow(mlflow_store.read_metrics(folder, skip=exported), {})
-    return metrics_from_records(read_records(metrics) + mlflow, None, run_id="r").get("loss")
+def _copies(mlstore, run_id):
+    return [m.value for m in mlstore[1].get_metric_history(run_id, "loss")]
 
 
-def test_exporting_twice_leaves_one_copy(tmp_path):
-    metrics, folder = _logged(tmp_path)
-    manifest = os.path.join(metrics, "mlflow_exported.json")
+def test_exporting_twice_leaves_one_copy(tmp_path, mlstore):
+    records = _logged(tmp_path, 50)
+    run_id = mlflow_sqlite.start_run(mlstore[0], "export", "export_1_aaaaaaaa", 0)
     for _ in range(2):  # the driver, then a reader finishing the run again
-        mlflow_store.export_records(folder, read_records(metrics), manifest=manifest)
-    with open(os.path.join(folder, "metrics", "loss")) as handle:
-        assert len(handle.readlines()) == 50
-    assert len(_as_reader_sees_it(metrics, folder)) == 50
+        assert mlflow_sqlite.export_records(mlstore[0], run_id, records)[1] == []
+    assert _copies(mlstore, run_id) == [float(i) for i in range(50)]
 
 
-def test_a_copy_cut_off_mid_line_is_never_read_and_is_redone(tmp_path):
-    metrics, folder = _logged(tmp_path)
-    manifest = os.path.join(metrics, "mlflow_exported.json")
-    mlflow_store.export_records(folder, read_records(metrics), manifest=manifest)
-    path = os.path.join(folder, "metrics", "loss")
-    with open(path, "r+b") as handle:  # the copy as a crash (or a full disk) left it: 20 lines and a torn one
-        lines = handle.read().splitlines(keepends=True)
-        handle.seek(0)
-        handle.truncate()
-        handle.write(b"".join(lines[:20]) + lines[20][:7])
-    assert len(_as_reader_sees_it(metrics, folder)) == 50  # the v1 records count, the copy does not
-    assert len(mlflow_store.read_metrics(folder)["loss"]) == 20  # and MLflow's reader skips the torn line
-    mlflow_store.export_records(folder, read_records(metrics), manifest=manifest)
-    with open(path) as handle:
-        assert len(handle.readlines()) == 50
+def test_a_copy_cut_off_is_resumed_not_repeated(tmp_path, mlstore, monkeypatch):
+    records = _logged(tmp_path, 2000)  # three batches
+    run_id = mlflow_sqlite.start_run(mlstore[0], "export", "export_2_bbbbbbbb", 0)
+    real, calls = mlstore[1].log_batch, []
+
+    def full_disk_on_the_second_batch(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == 2:
+            raise OSError(28, "No space left on device")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(mlstore[1], "log_batch", full_disk_on_the_second_batch)
+    exported, problems = mlflow_sqlite.export_records(mlstore[0], run_id, records)
+    assert exported == {"loss": "loss"} and len(problems) == 1 and "No space left" in problems[0]
+    assert len(_copies(mlstore, run_id)) == mlflow_sqlite._BATCH  # the first batch, whole
+    monkeypatch.setattr(mlstore[1], "log_batch", real)
+    assert mlflow_sqlite.export_records(mlstore[0], run_id, records)[1] == []
+    assert sorted(_copies(mlstore, run_id)) == [float(i) for i in range(2000)]

@@ -47,7 +47,7 @@ def test_workspace_printouts_and_details(ws, capsys, tmp_path):
         ws.write_config(file_name="../x.json")
     assert Workspace.create("mine", subscription_id="s", resource_group="rg", exist_ok=True).name == "mine"
     assert list(Workspace.list("any-subscription")) == ["local"]
-    assert ws.get_mlflow_tracking_uri().startswith("file://") and ws.get_mlflow_tracking_uri().endswith("/mlruns")
+    assert ws.get_mlflow_tracking_uri() == "sqlite:///" + os.path.join(os.environ["ACPT_ESTIMATOR_HOME"], "mlflow.db")
 
 
 def test_the_v1_compute_cell_runs_and_prints_v1_status(ws, capsys):

@@ -1,7 +1,7 @@
 """The local backend: a JobSpec runs on this machine through mpiexec and becomes a LocalRun in the local store.
 
 The store is ``$ACPT_ESTIMATOR_HOME`` (default ``./.acpt``): ``runs/<run id>/`` (run.json, snapshot/, files/,
-metrics/), ``models/``, ``datastores/`` (local stand-ins for datastore paths) and ``mlruns/`` (MLflow).
+metrics/), ``models/``, ``datastores/`` (local stand-ins for datastore paths) and ``mlflow.db`` (MLflow's SQLite store).
 """
 
 from __future__ import annotations
@@ -40,6 +40,9 @@ def list_runs(experiment, store_home: str | None = None) -> list:
     name = getattr(experiment, "name", experiment)
     base = store_home or home()
     from ...hyperdrive.local import SavedHyperDriveRun
+    from .mlflow_sqlite import adopt_driver_runs
+
+    adopt_driver_runs(base, name)  # runs started with mlflow.start_run() are runs of the experiment too
 
     return [SavedHyperDriveRun(run_paths(r["runId"], base)) if r.get("runType") == "hyperdrive" else
             LocalRun(run_paths(r["runId"], base), experiment=experiment if experiment is not name else None)

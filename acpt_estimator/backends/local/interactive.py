@@ -10,7 +10,7 @@ import os
 import time
 
 from ...names import new_run_id
-from . import mlflow_store, procs
+from . import mlflow_sqlite, procs
 from .store import RunPaths, home, read_json, write_json
 
 
@@ -22,8 +22,6 @@ def start(experiment, run_id: str | None = None, parent_id: str | None = None, d
     paths = RunPaths(store_home or home(), run_id or new_run_id(experiment.name))
     paths.create()
     now = time.time()
-    mlflow_exp = mlflow_store.create_run(paths.home, experiment.name, paths.run_id, start_ms=int(now * 1000),
-                                         artifact_dir=paths.files)
     workspace = experiment.workspace
     write_json(paths.run_json, {
         "runId": paths.run_id, "experimentName": experiment.name, "displayName": display_name,
@@ -33,20 +31,20 @@ def start(experiment, run_id: str | None = None, parent_id: str | None = None, d
                       "subscription_id": getattr(workspace, "subscription_id", None),
                       "resource_group": getattr(workspace, "resource_group", None)},
         "supervisor": {"pid": os.getpid(), "startTicks": procs.start_time(os.getpid())},
-        "runDefinition": {}, "tags": {}, "properties": {}, "mlflow": {"experimentId": mlflow_exp}})
+        "runDefinition": {}, "tags": {}, "properties": {}, "mlflow": {}})
     return LocalRun(paths, experiment=experiment)
 
 
 def finish(paths: RunPaths, status: str, error: dict | None = None) -> None:
-    """End an interactive run (v1: complete(), fail(), cancel()); its records go to its MLflow run, as a job's do."""
-    from .job import _export_mlflow, _finish_mlflow
-
+    """End an interactive run (v1: complete(), fail(), cancel()); its records reach MLflow as a job's do: copied
+    when MLflow is asked for (mlflow_sqlite.sync), or now when the MLflow store is already in use in this process."""
     record = read_json(paths.run_json)
     record.update(status=status, endTime=time.time())
     if error is not None:
         record["error"] = error
-    try:
-        _export_mlflow(paths, record, record["mlflow"]["experimentId"], status, record["endTime"])
-    finally:
-        _finish_mlflow(paths, record, record["mlflow"]["experimentId"], status, record["endTime"])
+    if mlflow_sqlite.loaded(paths.home):  # MLflow already loaded here: no extra cost
+        try:
+            mlflow_sqlite.export_run(paths, record)
+        finally:  # the status after the copy, as for jobs
+            mlflow_sqlite.finish_run(paths, record, status, record["endTime"])
     write_json(paths.run_json, record)

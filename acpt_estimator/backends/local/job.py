@@ -20,7 +20,7 @@ from ...snapshot_guard import check_snapshot
 from ...spec import InputRef, Literal, OutputRef
 from . import inputs as data
 from .packages import warn_missing
-from . import mlflow_store, procs
+from . import mlflow_sqlite, procs
 from .launch import EXIT_NO_WORKDIR, LaunchContext, check_world_size, log_name, plan_launch
 from .mpi import find_launcher
 from ...names import new_run_id
@@ -38,7 +38,7 @@ class LocalJob:
 
     def __init__(self, paths: RunPaths, record: dict, max_seconds):
         self.paths, self.record = paths, record
-        self.plan = self.mlflow_exp = None  # set by _prepare
+        self.plan = self.mlflow_run = None  # set by _prepare (mlflow_run: MLflow's id, for jobs using MLflow)
         self._lock = threading.Lock()
         self.tracker = None  # set by _prepare: procs.new_tracker()
         self.supervisor = Supervisor(run_id=record["runId"], status_dir=paths.status, cancel_flag=paths.cancel_flag,
@@ -70,7 +70,7 @@ class LocalJob:
 
     def _finished(self, outcome) -> None:
         self._set(persist=False, status="Finalizing")
-        fields = finalize(self.paths, self.record, outcome, self.mlflow_exp)
+        fields = finalize(self.paths, self.record, outcome)
         try:
             self._set(**fields)
         except OSError as err:  # the in-memory record (what this driver reports) is final all the same
@@ -83,7 +83,7 @@ def _world_size(record: dict) -> int:
     return (record.get("runDefinition") or {}).get("pyTorch", {}).get("processCount") or 1
 
 
-def finalize(paths: RunPaths, record: dict, outcome, mlflow_exp) -> dict:
+def finalize(paths: RunPaths, record: dict, outcome) -> dict:
     """The final fields of a run's record for ``outcome``; outputs collected and MLflow finished on the way.
 
     Used by the supervising driver, and by whoever reopens a run whose driver died. Whatever goes wrong while
@@ -97,8 +97,7 @@ def finalize(paths: RunPaths, record: dict, outcome, mlflow_exp) -> dict:
     for step, action in (("collect ./outputs and ./logs", lambda: _collect(paths)),
                          ("upload output datasets", lambda: data.collect_outputs(
                              record, paths.home, status == "Completed")),
-                         ("copy metrics into the MLflow store", lambda: _export_mlflow(
-                             paths, record, mlflow_exp, status, outcome.ended))):
+                         ("copy metrics into the MLflow store", lambda: _export_mlflow(paths, record))):
         try:
             fields["warnings"] += action() or []
         except Exception as err:  # noqa: BLE001 - reported in the run's warnings instead
@@ -106,10 +105,10 @@ def finalize(paths: RunPaths, record: dict, outcome, mlflow_exp) -> dict:
     # The room set aside is for the last two writes only (the copies above may have filled the disk): the MLflow
     # run's status here, the run's record by the caller.
     release_reserve(paths)
-    if mlflow_exp:
+    if (record.get("mlflow") or {}).get("runId"):
         try:
-            _finish_mlflow(paths, record, mlflow_exp, status, outcome.ended)
-        except OSError as err:
+            mlflow_sqlite.finish_run(paths, record, status, outcome.ended)
+        except Exception as err:  # noqa: BLE001 - a full disk (sqlite3 raises its own errors): in the warnings
             fields["warnings"].append(f"Could not mark the MLflow run {status}: {describe_os_error(err)}")
     return fields
 
@@ -162,8 +161,9 @@ def _discard(paths: RunPaths, job) -> None:
         job.supervisor.abandon()
         if job.tracker is not None:
             job.tracker.release()
-        if job.mlflow_exp:
-            shutil.rmtree(mlflow_store.run_folder(paths.home, job.mlflow_exp, paths.run_id), ignore_errors=True)
+        if job.mlflow_run:  # never left RUNNING: the MLflow run of a job that never started is deleted
+            with contextlib.suppress(Exception):
+                mlflow_sqlite.store(paths.home).delete_run(job.mlflow_run)
     shutil.rmtree(paths.root, ignore_errors=True)
 
 
@@ -172,10 +172,11 @@ def _prepare(job: LocalJob, spec, launcher, input_paths, output_paths, now, moun
     paths, record = job.paths, job.record
     store_home, run_id, experiment_name = paths.home, record["runId"], record["experimentName"]
     reserve(paths)
-    copy_snapshot(spec.source_directory, paths.snapshot, files)
+    files = copy_snapshot(spec.source_directory, paths.snapshot, files)
     _make_working_folders(paths.snapshot)
-    job.mlflow_exp = mlflow_exp = mlflow_store.experiment_id(experiment_name)  # known first: _discard needs it
-    mlflow_store.create_run(store_home, experiment_name, run_id, start_ms=int(now * 1000), artifact_dir=paths.files)
+    # A job that uses MLflow gets its MLflow run first (MLFLOW_RUN_ID, as on v2); the others none at launch.
+    if mlflow_sqlite.job_uses_mlflow(paths.snapshot, files, spec.command or ""):
+        job.mlflow_run = mlflow_sqlite.start_run(store_home, experiment_name, run_id, int(now * 1000))
     job.tracker = procs.new_tracker(run_id)
     record["tracking"] = job.tracker.describe()
     ctx = LaunchContext(
@@ -183,7 +184,7 @@ def _prepare(job: LocalJob, spec, launcher, input_paths, output_paths, now, moun
         user_logs=paths.user_logs, status_dir=paths.status, store_home=store_home, python=sys.executable,
         launcher=launcher, master_port=_free_port(), base_env=os.environ, input_paths=input_paths,
         output_paths=output_paths, workspace=record["workspace"],
-        mlflow_tracking_uri=mlflow_store.tracking_uri(store_home), mlflow_experiment_id=mlflow_exp,
+        mlflow_tracking_uri=mlflow_sqlite.tracking_uri(store_home), mlflow_run_id=job.mlflow_run or "",
         is_root=os.geteuid() == 0, cores=len(os.sched_getaffinity(0)),
         rendezvous_port=_free_port() if needs_job_runtime(spec) else 0, mounts=tuple(mounts),
         unshare=(shutil.which("unshare") or "/usr/bin/unshare") if mounts else "",
@@ -199,7 +200,7 @@ def _prepare(job: LocalJob, spec, launcher, input_paths, output_paths, now, moun
             handle.write(plan.mount_script)
     record["runDefinition"]["launcher"] = {"path": launcher.path, "flavour": launcher.flavour,
                                            "version": launcher.version, "argv": list(plan.argv)}
-    record["mlflow"] = {"experimentId": mlflow_exp, "trackingUri": ctx.mlflow_tracking_uri}
+    record["mlflow"] = {"runId": job.mlflow_run, "trackingUri": ctx.mlflow_tracking_uri} if job.mlflow_run else {}
     job.plan = plan
 
 
@@ -342,20 +343,9 @@ def tail(path: str, lines: int = TAIL_LINES) -> list[str]:
     return text.splitlines()[-lines:]
 
 
-def _export_mlflow(paths: RunPaths, record: dict, exp_id: str, status: str, ended: float) -> list[str]:
-    """Metrics and tags into the MLflow run, then its final status: written even when the export fails."""
-    from ...tracking import read_records
-
-    folder = mlflow_store.run_folder(paths.home, exp_id, record["runId"])
-    problems = []
-    if os.path.isdir(paths.metrics):  # only made when something was logged
-        # The manifest names what get_metrics must not list twice: the MLflow keys that are copies of v1 metrics.
-        _, problems = mlflow_store.export_records(folder, read_records(paths.metrics),
-                                                  read_records(paths.metrics, tags=True),
-                                                  manifest=os.path.join(paths.metrics, "mlflow_exported.json"))
-    return [f"Could not copy {problem} into the MLflow store" for problem in problems]
-
-
-def _finish_mlflow(paths: RunPaths, record: dict, exp_id: str, status: str, ended: float) -> None:
-    mlflow_store.finish_run(paths.home, exp_id, record["runId"], artifact_dir=paths.files,
-                            start_ms=int(record["createdTime"] * 1000), end_ms=int(ended * 1000), status=status)
+def _export_mlflow(paths: RunPaths, record: dict) -> list[str]:
+    """A job that used MLflow: its v1 records into its MLflow run (resumable: a second finish adds nothing).
+    The others are copied when MLflow is asked for (mlflow_sqlite.sync), off this path."""
+    if not (record.get("mlflow") or {}).get("runId"):
+        return []
+    return [f"Could not copy {problem} into the MLflow store" for problem in mlflow_sqlite.export_run(paths, record)]

@@ -70,7 +70,7 @@ class LaunchContext:
     output_paths: Mapping[str, str] = attrs.field(factory=dict, converter=_frozen)
     workspace: Mapping[str, str] = attrs.field(factory=dict, converter=_frozen)
     mlflow_tracking_uri: str = ""
-    mlflow_experiment_id: str = ""
+    mlflow_run_id: str = ""  # MLflow's id of the job's run, when the job uses MLflow (mlflow_sqlite)
     is_root: bool = False
     cores: int = 1
     master_addr: str = "127.0.0.1"
@@ -199,10 +199,11 @@ def job_environment(spec: JobSpec, ctx: LaunchContext) -> dict[str, str]:
         HOME_VAR: ctx.store_home,  # a job that submits jobs uses the same store, not one in its snapshot
     })
     if ctx.mlflow_tracking_uri:
-        env.update({"MLFLOW_TRACKING_URI": ctx.mlflow_tracking_uri, "MLFLOW_RUN_ID": ctx.run_id,
-                    "MLFLOW_EXPERIMENT_ID": ctx.mlflow_experiment_id,
-                    # mlflow 3.x refuses file: stores unless told; mlflow-skinny has no sqlite.
-                    "MLFLOW_ALLOW_FILE_STORE": "true"})
+        # The local store's MLflow database; mlflow.start_run() lands in the job's run when it has one, else
+        # (MLflow used without the sources naming it) in a new run of the job's experiment.
+        env.update({"MLFLOW_TRACKING_URI": ctx.mlflow_tracking_uri, "MLFLOW_EXPERIMENT_NAME": ctx.experiment_name})
+        if ctx.mlflow_run_id:
+            env["MLFLOW_RUN_ID"] = ctx.mlflow_run_id
     if needs_job_runtime(spec):
         # `import horovod` then serves a real Horovod if installed (guarded against N x 1 jobs), else the layer.
         env["PYTHONPATH"] = os.pathsep.join([RUNTIME_DIR] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else []))

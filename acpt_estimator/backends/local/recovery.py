@@ -45,7 +45,7 @@ def settle(paths: RunPaths, record: dict, reason: str | None = None) -> dict:
             return record
         leftovers.end(LEFTOVER_GRACE)
         outcome = _outcome(record, read_exits(paths.status), reason)
-        record = dict(record, **finalize(paths, record, outcome, (record.get("mlflow") or {}).get("experimentId")))
+        record = dict(record, **finalize(paths, record, outcome))
         try:
             write_json(paths.run_json, record)
         except OSError:

@@ -109,8 +109,8 @@ class LocalRun(RecordingRun, ScriptRun):
 
     def _effective(self, record: dict) -> dict:
         """A run whose driver died is Running while its ranks live, then final (recovery.settle), never stale."""
-        if record.get("status") in TERMINAL_STATUSES or self._job is not None:
-            return record
+        if record.get("status") in TERMINAL_STATUSES or self._job is not None or record.get("runType") == "mlflow":
+            return record  # an MLflow-started run's status is MLflow's (mlflow_sqlite.adopt_driver_runs)
         owner = record.get("supervisor") or {}
         if procs.process_alive(owner.get("pid"), owner.get("startTicks")):
             return record
@@ -222,17 +222,21 @@ class LocalRun(RecordingRun, ScriptRun):
 
     def _mlflow_records(self) -> list:
         """Metrics a script logged with mlflow.log_metric (not through run.log), as records."""
-        from . import mlflow_store
-
         mlflow = self._record().get("mlflow") or {}
-        if not mlflow.get("experimentId"):
-            return []
-        folder = mlflow_store.run_folder(self._paths.home, mlflow["experimentId"], self.id)
         try:
             exported = set(read_json(os.path.join(self._paths.metrics, "mlflow_exported.json")))
         except (OSError, ValueError):
             exported = set()
-        return from_mlflow(mlflow_store.read_metrics(folder, skip=exported), {})
+        if mlflow.get("runId") and not mlflow.get("copyOnly"):  # the job used MLflow: its own metrics too
+            from . import mlflow_sqlite
+
+            return from_mlflow(mlflow_sqlite.metric_histories(self._paths.home, mlflow["runId"], skip=exported), {})
+        if mlflow.get("experimentId"):  # a run written before the SQLite store: MLflow's file-store layout
+            from . import mlflow_store
+
+            folder = mlflow_store.run_folder(self._paths.home, mlflow["experimentId"], self.id)
+            return from_mlflow(mlflow_store.read_metrics(folder, skip=exported), {})
+        return []
 
     # ---- files --------------------------------------------------------------------------------------
     def get_file_names(self) -> list:

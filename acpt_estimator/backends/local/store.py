@@ -1,4 +1,4 @@
-"""The local run store: ACPT_ESTIMATOR_HOME (default ./.acpt) holding runs/, models/, datastores/ and mlruns/."""
+"""The local run store: ACPT_ESTIMATOR_HOME (default ./.acpt) holding runs/, models/, datastores/ and mlflow.db."""
 
 from __future__ import annotations
 
@@ -127,6 +127,7 @@ def datastore_folder(store_home: str, datastore: str, path: str = "", parameter:
 
 
 def mlruns_folder(store_home: str) -> str:
+    """MLflow's file store of stores written before mlflow.db (read only)."""
     return os.path.join(store_home, "mlruns")
 
 

@@ -252,11 +252,13 @@ class Workspace:
         return Keyvault(self)
 
     def get_mlflow_tracking_uri(self, _with_auth=False) -> str:
-        """The workspace's MLflow tracking URI (``azureml://...``); offline the local runs' MLflow file store."""
+        """The workspace's MLflow tracking URI (``azureml://...``); offline the local store's MLflow SQLite store,
+        with every finished local run copied in (a run started through MLflow is then a run of its experiment)."""
         if self._offline:
-            from acpt_estimator.backends.local.store import file_uri, home, mlruns_folder
+            from acpt_estimator.backends.local.mlflow_sqlite import synced_tracking_uri
+            from acpt_estimator.backends.local.store import home
 
-            return file_uri(mlruns_folder(home()))
+            return synced_tracking_uri(home())
         return self._details().get("mlFlowTrackingUri") or self._mlflow_from_client()
 
     def _mlflow_from_client(self) -> str:
