@@ -141,6 +141,7 @@ def start(spec, experiment, parent_run_id: str | None = None) -> "LocalRun":  # 
         job = LocalJob(paths, record, spec.max_run_duration_seconds)
         _prepare(job, spec, launcher, input_paths, output_paths, now, mounts, files)
         job.start()
+        _say_store_is_writable(store_home, run_id)
     except BaseException as err:
         _discard(paths, job)
         if isinstance(err, OSError) and err.errno in (errno.ENOSPC, errno.EDQUOT):
@@ -149,6 +150,21 @@ def start(spec, experiment, parent_run_id: str | None = None) -> "LocalRun":  # 
                 f"holding {store_home} (or point ACPT_ESTIMATOR_HOME at a larger disk) and submit again.") from err
         raise
     return LocalRun(paths, experiment=experiment, job=job)
+
+
+_told_writable: set = set()
+
+
+def _say_store_is_writable(store_home: str, run_id: str) -> None:
+    """Said once per store and driver when a job starts: what a job's code can change (issue 23)."""
+    if store_home in _told_writable:
+        return
+    _told_writable.add(store_home)
+    logger.warning(
+        "Local run %s runs with write access to the whole local run store %s, like the driver: its code could "
+        "change other runs' records, registered models and datastores there (jobs need to write in it: nested "
+        "jobs, child runs, run.register_model). Run code you do not trust in a container of its own, with its own "
+        "ACPT_ESTIMATOR_HOME.", run_id, store_home)
 
 
 def _discard(paths: RunPaths, job) -> None:
