@@ -57,6 +57,7 @@ def test_arguments_after_double_dash_reach_the_driver(tmp_path):
 def test_convert_writes_a_v1_pipeline_as_one_loadable_pipeline_job(tmp_path):
     work = tmp_path / "pipeline"
     shutil.copytree(os.path.join(DRIVER_DIR, os.pardir, "convert_pipeline"), work)
+    shutil.copytree(os.path.join(DRIVER_DIR, os.pardir, "pipeline_steps"), work / "src")  # the steps' scripts
     env = {k: v for k, v in os.environ.items() if not k.startswith(("AZURE_", "ACPT_ESTIMATOR"))}
     out = subprocess.run([sys.executable, "-m", "acpt_estimator.cli", "convert", "driver.py", "--out", "v2"],
                          cwd=work, env=env, capture_output=True, text=True, timeout=120)

@@ -1,9 +1,8 @@
 """Everything a v1 module exports imports from that module (tests/data/v1-importable.json, read from the v1 wheels).
 
-Each non-pipeline module imports and has each of v1's names; a name v1 re-exported is the same object wherever it is
+Each module imports and has each of v1's names; a name v1 re-exported is the same object wherever it is
 imported from; a name with no equivalent refuses when used, naming the v2 replacement; constants and enums keep
-v1's values (the image constants name the images this project's translation uses). ``azureml.pipeline`` is the
-pipelines work's.
+v1's values (the image constants name the images this project's translation uses).
 """
 
 import importlib
@@ -22,9 +21,10 @@ from acpt_estimator.exceptions import V1NotSupportedException
 from acpt_estimator.v1._refusal import is_refusal
 
 SURFACE = json.load(open(os.path.join(os.path.dirname(__file__), os.pardir, "data", "v1-importable.json")))
-MODULES = sorted(m for m in SURFACE if not m.startswith("azureml.pipeline"))
-# v1 itself defines these names twice (runconfig's sections vs the data classes): two objects there too.
-DISTINCT_IN_V1 = {"Dataset", "DataPath", "MountOptions", "UploadOptions"}
+MODULES = sorted(SURFACE)
+# v1 itself defines these names twice (runconfig's sections vs the data classes; the pipeline graph's own DataType
+# and Module, and a pipeline run's RUNNING_STATES): two objects there too.
+DISTINCT_IN_V1 = {"Dataset", "DataPath", "MountOptions", "UploadOptions", "DataType", "Module", "RUNNING_STATES"}
 
 
 def _objects():

@@ -6,8 +6,6 @@ pipeline job (or a local DAG) directly, so the graph classes import and refuse, 
 
 from __future__ import annotations
 
-import enum
-
 from acpt_estimator.v1._refusal import refused_class
 from acpt_estimator.v1.core.dataset import Dataset
 from acpt_estimator.v1.data.abstract_dataset import AbstractDataset
@@ -15,6 +13,8 @@ from acpt_estimator.v1.data.data_reference import DataReference
 from acpt_estimator.v1.data.datapath import DataPath, DataPathComputeBinding
 from acpt_estimator.v1.data.dataset_consumption_config import DatasetConsumptionConfig
 from acpt_estimator.v1.data.file_dataset import FileDataset
+from acpt_estimator.v1.data.sql_data_reference import SqlDataReference
+from acpt_estimator.v1.data.stored_procedure_parameter import StoredProcedureParameter, StoredProcedureParameterType
 from acpt_estimator.v1.data.tabular_dataset import TabularDataset
 
 from .pipeline_output_dataset import PipelineOutputAbstractDataset
@@ -45,29 +45,6 @@ ParamDef = _graph_class("ParamDef", "azure.ai.ml.Input(type='string'|'integer'|.
 DataSource = _graph_class("DataSource", "azure.ai.ml.Input(path='azureml://datastores/<ds>/paths/<p>')")
 DataSourceDef = _graph_class("DataSourceDef", "azure.ai.ml.Input(path='azureml://datastores/<ds>/paths/<p>')")
 DataType = _graph_class("DataType", "v2 input/output types (uri_folder, uri_file, mltable)")
-StoredProcedureParameter = _graph_class("StoredProcedureParameter", "a v2 data import job "
-                                        "(azure.ai.ml.data_transfer.import_data) from a SQL database")
-
-
-class StoredProcedureParameterType(enum.Enum):
-    """v1's SQL stored-procedure parameter types (SQL inputs are refused where used)."""
-
-    String = "String"
-    Int = "Int"
-    Decimal = "Decimal"
-    Guid = "Guid"
-    Boolean = "Boolean"
-    Date = "Date"
-
-    @staticmethod
-    def from_str(code):
-        return StoredProcedureParameterType(code)
-
-
-SqlDataReference = refused_class(
-    "SqlDataReference", "SQL data references were read by v1's data-movement service.",
-    "a v2 data import job (azure.ai.ml.data_transfer.import_data) into a datastore path", module=__name__)
-
 _PARAMETER_TYPES = (bool, int, float, str, DataPath, FileDataset, TabularDataset)
 
 

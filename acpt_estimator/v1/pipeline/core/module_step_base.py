@@ -5,7 +5,7 @@ from acpt_estimator.v1.data.data_reference import DataReference
 from acpt_estimator.v1.pipeline.core.builder import PipelineData, PipelineStep
 from acpt_estimator.v1.pipeline.core.graph import InputPortBinding, Module as GraphModule, PipelineDataset
 from acpt_estimator.v1.pipeline.core.port_data_reference import PortDataReference
-from acpt_estimator.v1.pipeline.core._no_equivalent import no_equivalent
+from acpt_estimator.v1.pipeline.core._refused_steps import no_equivalent
 
 _PARAMS = ("module", "version", "module_version", "inputs_map", "outputs_map", "compute_target", "runconfig",
            "runconfig_pipeline_params", "arguments", "params", "name")

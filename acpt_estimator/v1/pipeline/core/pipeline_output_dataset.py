@@ -4,20 +4,15 @@ from __future__ import annotations
 
 from acpt_estimator.v1._refusal import refused
 from acpt_estimator.v1.core.datastore import Datastore
+from acpt_estimator.v1.data.constants import LINK_MODE, UPLOAD_MODE
+from acpt_estimator.v1.data.dataset_type_definitions import PromoteHeadersBehavior
 from acpt_estimator.v1.data.output_dataset_config import (HDFSOutputDatasetConfig, LinkFileOutputDatasetConfig,
                                                           LinkTabularOutputDatasetConfig, OutputFileDatasetConfig,
                                                           OutputTabularDatasetConfig)
 
-UPLOAD_MODE, LINK_MODE = "upload", "link"
 _TRANSFORM = ("tabular transformations of intermediate data were dataprep Dataflows evaluated by v1's service.",
               "pass the folder (as_mount/as_download) and read it with pandas in the consuming step, or write an "
               "OutputFileDatasetConfig(...).read_delimited_files() output")
-
-
-class PromoteHeadersBehavior:
-    """v1 header modes of delimited files (names kept for imports)."""
-
-    NO_HEADERS, ONLY_FIRST_FILE_HAS_HEADERS, COMBINE_ALL_FILES_HEADERS, ALL_FILES_HAVE_SAME_HEADERS = 0, 1, 2, 3
 
 
 class DatasetRegistration:

@@ -10,7 +10,7 @@ from acpt_estimator.v1.core.experiment import Experiment
 from acpt_estimator.v1.core.run import Run
 from acpt_estimator.v1.core.script_run import ScriptRun
 
-RUNNING_STATES = ["NotStarted", "Queued", "Preparing", "Starting", "Running", "Finalizing", "CancelRequested"]
+RUNNING_STATES = ["NotStarted", "Running", "Queued", "Unknown"]  # v1's list (a pipeline run's own)
 _GRAPH = ("v1's run graph lived on the v1 pipeline service.", "pipeline_run.get_steps() and each step's "
           "get_details()")
 

@@ -1,6 +1,6 @@
 """v1 ``azureml.pipeline.steps.adla_step``: Azure Data Lake Analytics U-SQL (no v2 equivalent; refuses at submit)."""
 
-from acpt_estimator.v1.pipeline.core._no_equivalent import no_equivalent
+from acpt_estimator.v1.pipeline.core._refused_steps import no_equivalent
 
 AdlaStep = no_equivalent(
     "AdlaStep", "Azure Data Lake Analytics (U-SQL) was retired by Azure.",

@@ -13,7 +13,7 @@ from acpt_estimator.v1.data.tabular_dataset import TabularDataset
 from acpt_estimator.v1.pipeline.core.builder import PipelineData, PipelineStep
 from acpt_estimator.v1.pipeline.core.graph import ParamDef, TrainingOutput
 from acpt_estimator.v1.pipeline.core.pipeline_output_dataset import PipelineOutputTabularDataset
-from acpt_estimator.v1.pipeline.core._no_equivalent import no_equivalent
+from acpt_estimator.v1.pipeline.core._refused_steps import no_equivalent
 
 _WHY = "acpt-estimator runs training code; AutoML runs on the v2 service with its own job types."
 _V2 = "a v2 AutoML node in the pipeline: azure.ai.ml.automl.classification(...)/regression(...)/forecasting(...)"

@@ -1,6 +1,6 @@
 """v1 ``azureml.pipeline.steps.azurebatch_step``: Azure Batch (no v2 equivalent; refuses at submit)."""
 
-from acpt_estimator.v1.pipeline.core._no_equivalent import no_equivalent
+from acpt_estimator.v1.pipeline.core._refused_steps import no_equivalent
 
 AzureBatchStep = no_equivalent(
     "AzureBatchStep", "v2 pipelines do not run tasks on Azure Batch pools.",

@@ -1,6 +1,6 @@
 """v1 ``azureml.pipeline.steps.databricks_step``: Databricks (no v2 equivalent; refuses at submit)."""
 
-from acpt_estimator.v1.pipeline.core._no_equivalent import no_equivalent
+from acpt_estimator.v1.pipeline.core._refused_steps import no_equivalent
 
 DatabricksStep = no_equivalent(
     "DatabricksStep", "v2 pipelines have no Databricks step.",

@@ -8,7 +8,7 @@ from acpt_estimator.v1._refusal import refused_class
 from acpt_estimator.v1.data.data_reference import DataReference
 from acpt_estimator.v1.pipeline.core.builder import PipelineData, PipelineStep
 from acpt_estimator.v1.pipeline.core.graph import OutputPortBinding, ParamDef, TrainingOutput
-from acpt_estimator.v1.pipeline.core._no_equivalent import NoEquivalentStep
+from acpt_estimator.v1.pipeline.core._refused_steps import NoEquivalentStep
 from acpt_estimator.v1.train.hyperdrive.run import HyperDriveRun
 from acpt_estimator.v1.train.hyperdrive.runconfig import HyperDriveConfig
 

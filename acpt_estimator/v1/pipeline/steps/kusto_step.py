@@ -1,6 +1,6 @@
 """v1 ``azureml.pipeline.steps.kusto_step``: Azure Data Explorer (Kusto) (no v2 equivalent; refuses at submit)."""
 
-from acpt_estimator.v1.pipeline.core._no_equivalent import no_equivalent
+from acpt_estimator.v1.pipeline.core._refused_steps import no_equivalent
 
 KustoStep = no_equivalent(
     "KustoStep", "v2 pipelines have no Kusto query step.",

@@ -2,7 +2,7 @@
 submit."""
 
 from acpt_estimator.v1.pipeline.core.module_step_base import _PARAMS, ModuleStepBase
-from acpt_estimator.v1.pipeline.core._no_equivalent import no_equivalent
+from acpt_estimator.v1.pipeline.core._refused_steps import no_equivalent
 
 ModuleStep = no_equivalent("ModuleStep", ModuleStepBase._why, ModuleStepBase._replacement, __name__, _PARAMS)
 

@@ -1,6 +1,7 @@
 """v1 ``azureml.pipeline.steps.r_script_step``: R scripts (no v2 equivalent; refuses at submit)."""
 
-from acpt_estimator.v1.pipeline.core._no_equivalent import no_equivalent
+from acpt_estimator.v1.core.environment import DEFAULT_CPU_IMAGE
+from acpt_estimator.v1.pipeline.core._refused_steps import no_equivalent
 
 RScriptStep = no_equivalent(
     "RScriptStep", "v1 built R images for it; v2 has no R step.",
@@ -9,8 +10,8 @@ RScriptStep = no_equivalent(
 
 
 
-# v1's default images for R steps (names kept for imports).
-DEFAULT_CPU_IMAGE = R_DEFAULT_IMAGE_FOR_CPU = "mcr.microsoft.com/azureml/openmpi3.1.2-ubuntu18.04"
-R_DEFAULT_IMAGE_FOR_GPU = "mcr.microsoft.com/azureml/openmpi3.1.2-cuda10.1-cudnn7-ubuntu18.04"
+# v1's default images for R steps (values kept; the steps refuse at submit).
+R_DEFAULT_IMAGE_FOR_GPU = "mcr.microsoft.com/azureml/openmpi4.1.0-cuda11.1-cudnn8-ubuntu20.04"
+R_DEFAULT_IMAGE_FOR_CPU = "mcr.microsoft.com/azureml/openmpi4.1.0-ubuntu20.04"
 
 __all__ = ["DEFAULT_CPU_IMAGE", "RScriptStep", "R_DEFAULT_IMAGE_FOR_CPU", "R_DEFAULT_IMAGE_FOR_GPU"]

@@ -1,6 +1,6 @@
 """v1 ``azureml.pipeline.steps.synapse_spark_step``: Synapse Spark (no v2 equivalent; refuses at submit)."""
 
-from acpt_estimator.v1.pipeline.core._no_equivalent import no_equivalent
+from acpt_estimator.v1.pipeline.core._refused_steps import no_equivalent
 
 SynapseSparkStep = no_equivalent(
     "SynapseSparkStep", "v2 pipelines run Spark through serverless Spark or an attached Synapse pool, as a Spark node.",
