@@ -15,5 +15,10 @@ class StoredProcedureParameterType(Enum):
     Boolean = "Boolean"
     Date = "Date"
 
+    @staticmethod
+    def from_str(code):
+        """v1: the member whose value is ``code`` (``'Int'`` -> ``Int``)."""
+        return StoredProcedureParameterType(code)
+
 
 __all__ = sorted(define(globals()) + ["StoredProcedureParameterType"])
