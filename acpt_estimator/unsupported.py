@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .v1._refusal import refused_class
+from .refusal import refused_class
 
 
 def unsupported(name: str, replacement: str,

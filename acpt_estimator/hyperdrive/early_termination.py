@@ -8,11 +8,15 @@ from __future__ import annotations
 
 import statistics
 
-from acpt_estimator.v1.train.hyperdrive.policy import BanditPolicy, MedianStoppingPolicy, TruncationSelectionPolicy
 
 
 def _due(policy, n: int) -> bool:
     return n > policy.delay_evaluation and n % policy.evaluation_interval == 0
+
+
+def policy_name(policy) -> str | None:
+    """v1's name of a termination policy (``POLICY_NAME``: Bandit, MedianStopping, TruncationSelection, Default)."""
+    return getattr(policy, "POLICY_NAME", None)
 
 
 def _better(a: float, b: float, maximize: bool) -> bool:
@@ -25,13 +29,8 @@ def should_stop(policy, trial: list, others: list[list], maximize: bool, after: 
     Only reports after ``after`` are judged: a decision is made when a report arrives, against the peers that
     have reached that report by then, never retroactively.
     """
-    if isinstance(policy, BanditPolicy):
-        check = _bandit
-    elif isinstance(policy, MedianStoppingPolicy):
-        check = _median
-    elif isinstance(policy, TruncationSelectionPolicy):
-        check = _truncation
-    else:
+    check = {"Bandit": _bandit, "MedianStopping": _median, "TruncationSelection": _truncation}.get(policy_name(policy))
+    if check is None:
         return None
     for n in range(after + 1, len(trial) + 1):
         if _due(policy, n) and check(policy, n, trial, [o for o in others if len(o) >= n], maximize):

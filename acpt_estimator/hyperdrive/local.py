@@ -11,7 +11,7 @@ import time
 import uuid
 
 from ..exceptions import UserErrorException
-from acpt_estimator.v1.core.run import TERMINAL_STATUSES
+from acpt_estimator.run_handle import TERMINAL_STATUSES
 from acpt_estimator.v1.train.hyperdrive.run import HyperDriveRun
 from .early_termination import should_stop
 from .samplers import sampler_for

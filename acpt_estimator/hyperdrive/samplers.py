@@ -7,7 +7,6 @@ import math
 import random
 
 from ..exceptions import HyperDriveConfigException
-from acpt_estimator.v1.train.hyperdrive.sampling import BayesianParameterSampling, GridParameterSampling
 
 
 def _round_to(value: float, q: float):
@@ -116,11 +115,16 @@ def _key(params: dict) -> tuple:
     return tuple(sorted((k, repr(v)) for k, v in params.items()))
 
 
+def sampling_name(sampling) -> str | None:
+    """v1's name of a sampling (``SAMPLING_NAME``: RANDOM, GRID, BayesianOptimization)."""
+    return getattr(sampling, "SAMPLING_NAME", None)
+
+
 def sampler_for(sampling, maximize: bool):
     space = sampling.parameter_space
     seed = sampling.properties.get("seed")
-    if isinstance(sampling, GridParameterSampling):
+    if sampling_name(sampling) == "GRID":
         return GridSampler(space)
-    if isinstance(sampling, BayesianParameterSampling):
+    if sampling_name(sampling) == "BayesianOptimization":
         return BayesianSampler(space, maximize, seed)
     return RandomSampler(space, seed)

@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
+import re
+
 from ..exceptions import HyperDriveConfigException
-from acpt_estimator.v1.train.hyperdrive.runconfig import input_name_for
-from acpt_estimator.v1.train.hyperdrive.policy import BanditPolicy, MedianStoppingPolicy, TruncationSelectionPolicy
-from acpt_estimator.v1.train.hyperdrive.sampling import BayesianParameterSampling, GridParameterSampling
+from .early_termination import policy_name
+from .samplers import sampling_name
+
+
+def input_name_for(name: str) -> str:
+    """v2 search-space names are identifiers: '--numbers-in-sequence' -> 'numbers_in_sequence'."""
+    ident = re.sub(r"\W", "_", name.lstrip("-"))
+    return ident if ident and not ident[0].isdigit() else f"p_{ident}"
 
 
 def search_space(parameter_space: dict) -> dict:
@@ -59,9 +66,9 @@ def default_value(expression):
 def sampling_algorithm(sampling):
     from azure.ai.ml.sweep import RandomSamplingAlgorithm
 
-    if isinstance(sampling, GridParameterSampling):
+    if sampling_name(sampling) == "GRID":
         return "grid"
-    if isinstance(sampling, BayesianParameterSampling):
+    if sampling_name(sampling) == "BayesianOptimization":
         return "bayesian"
     props = sampling.properties
     if props:
@@ -73,11 +80,12 @@ def early_termination(policy):
     from azure.ai.ml import sweep as s
 
     common = {"evaluation_interval": policy.evaluation_interval, "delay_evaluation": policy.delay_evaluation}
-    if isinstance(policy, BanditPolicy):
+    name = policy_name(policy)
+    if name == "Bandit":
         return s.BanditPolicy(slack_factor=policy.slack_factor, slack_amount=policy.slack_amount, **common)
-    if isinstance(policy, MedianStoppingPolicy):
+    if name == "MedianStopping":
         return s.MedianStoppingPolicy(**common)
-    if isinstance(policy, TruncationSelectionPolicy):
+    if name == "TruncationSelection":
         return s.TruncationSelectionPolicy(truncation_percentage=policy.truncation_percentage, **common)
     return None
 

@@ -8,8 +8,8 @@ import re
 import threading
 import urllib.parse
 
-from acpt_estimator.v1.core.authentication import ARM_SCOPES, to_credential
 from . import sdk
+from .credentials import ARM_SCOPES, to_credential
 from ...exceptions import (ExperimentExecutionException, UserErrorException, WorkspaceException)
 
 _lock = threading.Lock()

@@ -12,8 +12,8 @@ import time
 from ...exceptions import ActivityFailedException, UserErrorException
 from ...tracking import details as v1_details
 from ...tracking import tags_match, user_tags
-from ...v1._refusal import refused
-from ...v1.core.run import TERMINAL_STATUSES
+from ...refusal import refused
+from ...run_handle import TERMINAL_STATUSES
 from . import run_metrics
 from .run import CloudRun
 

@@ -11,7 +11,7 @@ from ...paths import contained
 from acpt_estimator.v1.core.script_run import ScriptRun
 from ...tracking import details as v1_details
 from ...tracking import command_arguments, metrics_from_records, tags_match, user_tags
-from ...v1._refusal import refused
+from ...refusal import refused
 from . import run_files, run_metrics, stream
 from .client import azure_errors, ml_client, services
 from . import details as service_details

@@ -9,7 +9,7 @@ import sys
 import time
 
 from ...exceptions import ActivityFailedException
-from acpt_estimator.v1.core.run import TERMINAL_STATUSES
+from acpt_estimator.run_handle import TERMINAL_STATUSES
 
 POLL_VAR = "ACPT_ESTIMATOR_POLL_SECONDS"
 _FIRST_POLL, _MAX_POLL = 2.0, 60.0  # v1 polled every 2 s at first, backing off to a minute

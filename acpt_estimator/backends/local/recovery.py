@@ -6,7 +6,7 @@ import fcntl
 import os
 import time
 
-from acpt_estimator.v1.core.run import TERMINAL_STATUSES
+from acpt_estimator.run_handle import TERMINAL_STATUSES
 
 from . import procs
 from .job import _world_size, finalize

@@ -7,14 +7,12 @@ import enum
 import time
 from collections import namedtuple
 
+from acpt_estimator.backends.azureml.credentials import ARM_SCOPES, to_credential  # noqa: F401 - v1 has to_credential here
 from acpt_estimator.exceptions import UserErrorException
 from acpt_estimator._lazy import lazy_names
 
 _AUTHORITIES = {"AzureCloud": None, "AzureChinaCloud": "login.chinacloudapi.cn",
                 "AzureUSGovernment": "login.microsoftonline.us"}
-ARM_SCOPES = {"AzureCloud": "https://management.azure.com/.default",
-              "AzureChinaCloud": "https://management.chinacloudapi.cn/.default",
-              "AzureUSGovernment": "https://management.usgovcloudapi.net/.default"}
 
 
 def _authority(cloud) -> dict:
@@ -225,22 +223,6 @@ class AzureMLTokenAuthentication(AbstractAuthentication):
 
     def to_credential(self):
         return _StaticToken(self._token, self._expires_on)
-
-
-def to_credential(auth):
-    """The azure-core TokenCredential for ``auth=``: None -> DefaultAzureCredential; v1 classes mapped."""
-    if auth is None:
-        from azure.identity import DefaultAzureCredential
-
-        return DefaultAzureCredential()
-    if isinstance(auth, AbstractAuthentication):
-        return auth.to_credential()
-    if callable(getattr(auth, "get_token", None)):
-        return auth
-    raise UserErrorException(
-        f"auth={type(auth).__name__} is not a credential. Pass a v1 auth object (InteractiveLoginAuthentication(), "
-        "ServicePrincipalAuthentication(...), MsiAuthentication()) or any azure-identity credential "
-        "(an object with get_token), or leave auth=None to use DefaultAzureCredential.")
 
 
 __all__ = sorted(["AbstractAuthentication", "AccessToken", "ArmTokenAuthentication", "Audience",

@@ -167,6 +167,10 @@ class Datastore:
     def path(self, path: str | None = None, data_reference_name: str | None = None) -> DataReference:
         return DataReference(self, data_reference_name, path_on_datastore=path)
 
+    def to_input_spec(self):
+        """The engine's DataInput: the whole datastore mounted under its name (v1's bare-datastore argument)."""
+        return DataReference(self, self.name, None, "mount").to_input_spec()
+
     def as_mount(self) -> DataReference:
         _warn_datastore_deprecated("as_mount")
         return DataReference(self, self.name, None, "mount")

@@ -8,12 +8,12 @@ import os
 
 from acpt_estimator.exceptions import RunEnvironmentException, UserErrorException
 from acpt_estimator.names import check
+from acpt_estimator.run_handle import TERMINAL_STATUSES
 from acpt_estimator.tracking import V1Logging
 from acpt_estimator.v1._refusal import refuse, refused
 from acpt_estimator.v1.core._offline_run import _OfflineRun  # noqa: F401 - v1 defines it in this module
 from acpt_estimator._lazy import lazy_names
 
-TERMINAL_STATUSES = ("Completed", "Failed", "Canceled")
 # v1's module constants: the statuses of a run still going, and of one finishing.
 RUNNING_STATES = ["NotStarted", "Queued", "Preparing", "Provisioning", "Starting", "Running", "Unapproved",
                   "NotResponding", "Pausing", "Paused"]

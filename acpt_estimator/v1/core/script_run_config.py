@@ -6,7 +6,7 @@ import logging
 import os
 
 from acpt_estimator import distribution as dist
-from acpt_estimator.arguments import DATA_TYPES, ArgumentBuilder
+from acpt_estimator.arguments import ArgumentBuilder, is_data
 from acpt_estimator.job_checks import (check_argument_list, check_arguments, check_compute_target, check_entry_script,
                                        check_environment_variables, check_source_directory)
 from acpt_estimator.v1.core.datastore import Datastore
@@ -21,7 +21,6 @@ from acpt_estimator._lazy import lazy_names
 
 logger = logging.getLogger(__name__)
 
-_DATA = DATA_TYPES
 _DISTRIBUTED = (dist.MpiConfiguration, dist.PyTorchConfiguration, dist.TensorflowConfiguration)
 
 
@@ -127,7 +126,7 @@ class ScriptRunConfig:
             raise UserErrorException(
                 "ScriptRunConfig needs script='train.py' (relative to source_directory) or command=[...] to run.")
         builder = ArgumentBuilder()
-        tokens = [builder.add_data(a) if isinstance(a, _DATA) else Literal(str(a)) for a in self.arguments or []]
+        tokens = [builder.add_data(a) if is_data(a) else Literal(str(a)) for a in self.arguments or []]
         if self.resume_from is not None:
             reference = self.resume_from.create_data_reference("MODEL_LOCATION")
             tokens += [Literal("--resume-from"), builder.add_data(reference)]
@@ -186,7 +185,7 @@ def _environment_spec(env, source_directory):
 
 def _run_config_data(name: str, value):
     """A ``run_config.data_references``/``data``/``output_data`` entry as the data object arguments use."""
-    if isinstance(value, _DATA):
+    if is_data(value):
         return value
     if isinstance(value, DataReferenceConfiguration):
         return DataReference(Datastore(None, value.datastore_name or "workspaceblobstore"), name,

@@ -165,6 +165,12 @@ class AbstractDataset:
         return values
 
     # ---- consumption ------------------------------------------------------------------------------------
+    def to_input_spec(self):
+        """The engine's DataInput of the dataset consumed directly under a content-derived name."""
+        from acpt_estimator.v1.data._specs import bare_dataset_input
+
+        return bare_dataset_input(self)
+
     def as_named_input(self, name) -> DatasetConsumptionConfig:
         return DatasetConsumptionConfig(name, self)
 

@@ -69,6 +69,18 @@ class DataReference:
         config_class = getattr(runconfig, "DataReferenceConfiguration", None)
         return config_class(**fields) if config_class is not None else fields
 
+    def to_input_spec(self):
+        """The engine's DataInput for this datastore path (mount/download/direct)."""
+        from acpt_estimator.v1.data._specs import reference_input
+
+        return reference_input(self)
+
+    def to_output_spec(self):
+        """The engine's DataOutput in upload mode; None in any other mode (then it is an input)."""
+        from acpt_estimator.v1.data._specs import reference_output
+
+        return reference_output(self)
+
     @property
     def is_output(self) -> bool:
         return self.mode == "upload"

@@ -32,6 +32,10 @@ class DataPath:
         return DataReference(self.datastore, data_reference_name or self.name, self.path_on_datastore, binding.mode,
                              binding.path_on_compute, binding.overwrite)
 
+    def to_input_spec(self):
+        """The engine's DataInput: the path mounted under a new reference name."""
+        return self.create_data_reference().to_input_spec()
+
     @staticmethod
     def create_from_data_reference(data_reference) -> "DataPath":
         return DataPath(data_reference.datastore, data_reference.path_on_datastore,

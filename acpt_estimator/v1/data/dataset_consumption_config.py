@@ -38,6 +38,12 @@ class DatasetConsumptionConfig:
         self._files_only("download")
         return attrs.evolve(self, mode="download", path_on_compute=path_on_compute)
 
+    def to_input_spec(self):
+        """The engine's DataInput: the dataset's folder (or data asset) with its definition for the job."""
+        from acpt_estimator.v1.data._specs import dataset_input
+
+        return dataset_input(self)
+
     as_hdfs = refused("DatasetConsumptionConfig.as_hdfs", "HDFS inputs exist only on v1 Synapse Spark pools.",
                       "a v2 Spark job (azure.ai.ml.spark) with the data asset as an input")
 

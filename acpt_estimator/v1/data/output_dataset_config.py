@@ -62,6 +62,12 @@ class OutputDatasetConfig:
         self._registration = RegistrationConfiguration(name, description, tags)
         return self
 
+    def to_output_spec(self):
+        """The engine's DataOutput: where the job writes, and the registration to make after it."""
+        from acpt_estimator.v1.data._specs import dataset_output
+
+        return dataset_output(self)
+
     def __str__(self) -> str:
         return f"DatasetOutputConfig:{self.name}"
 

@@ -9,6 +9,7 @@ import warnings
 import attrs
 
 from acpt_estimator.exceptions import HyperDriveConfigException
+from acpt_estimator.hyperdrive.sweep import input_name_for  # noqa: F401 - v1 users import it from here
 from acpt_estimator.spec import Literal, SearchRef
 from acpt_estimator.v1.train.hyperdrive.policy import EarlyTerminationPolicy, NoTerminationPolicy, PrimaryMetricGoal
 from acpt_estimator.v1.train.hyperdrive.sampling import BayesianParameterSampling, HyperParameterSampling
@@ -31,12 +32,6 @@ class _GoalError(HyperDriveConfigException, AttributeError):
 def flag_for(name: str) -> str:
     """v1's service passes '--<name>' for plain keys and the key itself when it already starts with a dash."""
     return name if name.startswith("-") else f"--{name}"
-
-
-def input_name_for(name: str) -> str:
-    """v2 search-space names are identifiers: '--numbers-in-sequence' -> 'numbers_in_sequence'."""
-    ident = re.sub(r"\W", "_", name.lstrip("-"))
-    return ident if ident and not ident[0].isdigit() else f"p_{ident}"
 
 
 class HyperDriveConfig:
