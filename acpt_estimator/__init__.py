@@ -1,5 +1,15 @@
-"""acpt-estimator: Azure ML v1 PyTorch estimator code, run unchanged on Azure ML v2 (ACPT) or locally."""
+"""acpt-estimator: Azure ML v1 PyTorch estimator code, run unchanged on Azure ML v2 (ACPT) or locally.
 
+Layers, each importing only those below it (tests/unit/test_layering.py checks):
+  compat/azureml/*  one-line re-exports of v1/*
+  v1/               the v1 object model users touch: builds neutral specs, calls the engine, wraps run handles
+  engine            everything else here but job_runtime/: specs, arguments, distribution, environments, snapshot,
+                    tracking, hyperdrive/, onnx/, run_handle, backends/ (local, azureml, capture); never imports v1
+  job_runtime/      ships inside jobs; imports only itself and the standard library
+This file is the public door: it may name v1 lazily, and it registers v1's Run wrapper with the engine.
+"""
+
+from . import run_handle as _run_handle
 from ._lazy import lazy_names
 
 __version__ = "0.1.0"
@@ -24,6 +34,16 @@ _LAZY = {
 
 
 __getattr__, __dir__ = lazy_names(__name__, _LAZY)
+
+
+def _v1_run(handle):
+    """A backend's run handle as users see it: v1's Run around it (the engine hands out handles only)."""
+    from .v1.core._run_handle import wrap
+
+    return wrap(handle)
+
+
+_run_handle.set_presenter(_v1_run)
 
 
 def to_v2_job(config, **kwargs):

@@ -182,19 +182,3 @@ class RecordingRun(V1Logging):
 
     def flush(self, timeout_seconds=300):
         return None
-
-
-_job_run = None
-
-
-def run_from_job_environment():
-    """The run of the job this process belongs to (set up by the local launcher), else None."""
-    global _job_run
-    run_dir, run_id = os.environ.get(RUN_DIR_VAR), os.environ.get(RUN_ID_VAR)
-    if not run_dir or not run_id or not os.path.isdir(run_dir):
-        return None
-    if _job_run is None or _job_run.id != run_id:
-        from .backends.local.run import LocalRun
-
-        _job_run = LocalRun.in_job(run_dir)
-    return _job_run

@@ -1,4 +1,9 @@
-"""Backends: each turns a JobSpec into a running job and returns a v1-shaped Run."""
+"""Backends: each turns a JobSpec into a running job and returns its run handle (``acpt_estimator.run_handle``).
+
+Owns: local/ (mpiexec, the local store), azureml/ (azure-ai-ml, run history), capture.py (YAML export).
+May import: the engine (spec, tracking, paths, names, snapshot*, hyperdrive/, run_handle); never acpt_estimator.v1.
+v1 objects handed in (an Experiment, a HyperDriveConfig) are only read through their attributes and methods.
+"""
 
 from __future__ import annotations
 
@@ -17,11 +22,11 @@ def get(name: str):
 
 
 def list_runs(experiment, type=None, tags=None, properties=None, include_children=False):
-    """Runs of an experiment, v1's ``get_runs`` filters applied: the local store's first (filtered here), then the
-    workspace's (filtered by run history, read page by page as the caller iterates)."""
+    """Run handles of an experiment, v1's ``get_runs`` filters applied: the local store's first (filtered here),
+    then the workspace's (filtered by run history, read page by page as the caller iterates)."""
     from ..tracking import tags_match
 
-    for run in get("local").list_runs(experiment):
+    for run in get("local").list_handles(experiment):
         if ((include_children or run._parent_id() is None) and (type is None or run.type == type)
                 and tags_match(run.get_tags(), tags) and tags_match(run.properties, properties)):
             yield run

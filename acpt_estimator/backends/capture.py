@@ -9,7 +9,7 @@ import uuid
 
 import yaml
 
-from acpt_estimator.v1.core.run import Run
+from ..run_handle import RunHandle
 from ..target import capture_dir
 
 _written: list[str] = []
@@ -142,8 +142,8 @@ def written_files() -> list[str]:
     return list(_written)
 
 
-class CapturedRun(Run):
-    """Stands in for a run that was written to YAML, so the rest of the driver runs on unchanged."""
+class CapturedRun(RunHandle):
+    """Stands in for a run that was written to YAML (v1 wraps it in a ScriptRun), so the driver runs on unchanged."""
 
     def __init__(self, experiment, spec, yaml_path):
         self._experiment = experiment
@@ -170,7 +170,7 @@ class CapturedRun(Run):
             print(f"RunId: {self._id}\n(captured to {self.yaml_path}; not run)")
         return self.get_details()
 
-    def get_metrics(self, name=None, recursive=False, run_type=None, populate=False):
+    def get_metrics(self, name=None):
         return {}
 
     def get_file_names(self):

@@ -12,8 +12,9 @@ import uuid
 
 from ..exceptions import UserErrorException
 from acpt_estimator.run_handle import TERMINAL_STATUSES
-from acpt_estimator.v1.train.hyperdrive.run import HyperDriveRun
+from ..run_handle import RunHandle
 from .early_termination import should_stop
+from .results import SweepHandle
 from .samplers import sampler_for
 
 POLL_SECONDS = 0.25
@@ -43,8 +44,8 @@ def primary_series(child, name: str) -> list:
     return by_writer.get("rank_0") or by_writer[sorted(by_writer)[0]]
 
 
-class _SweepRun(HyperDriveRun):
-    """What a local sweep run (live or reopened) has in common: its files are its trials'."""
+class _SweepRun(SweepHandle, RunHandle):
+    """What a local sweep handle (live or reopened) has in common: its files are its trials'."""
 
     def get_portal_url(self) -> str:
         from ..backends.local.store import home
@@ -77,7 +78,7 @@ class _SweepRun(HyperDriveRun):
 
 
 class LocalHyperDriveRun(_SweepRun):
-    """v1 ``HyperDriveRun`` over local trials; each trial is an ordinary LocalRun (see ``get_children``)."""
+    """The local sweep handle (v1 wraps it in a HyperDriveRun); each trial is an ordinary LocalRun handle."""
 
     def __init__(self, config, experiment, tags=None):
         self._config = config
@@ -100,7 +101,7 @@ class LocalHyperDriveRun(_SweepRun):
 
     # ---- the scheduler ------------------------------------------------------------------------------
     def _schedule(self) -> None:
-        from ..backends.local import submit as submit_local
+        from ..backends.local.run import submit as submit_local
         from ..backends.local.supervisor import interrupted
 
         cfg = self._config
@@ -336,12 +337,6 @@ class SavedHyperDriveRun(_SweepRun):
 
     def get_tags(self) -> dict:
         return dict(self._record().get("tags") or {})
-
-    def cancel(self) -> None:
-        """Cancels the trials still running (their driver is another process, or gone)."""
-        for child in self.get_children():
-            if child.get_status() not in TERMINAL_STATUSES:
-                child.cancel()
 
     def wait_for_completion(self, show_output=False, wait_post_processing=False, raise_on_error=True) -> dict:
         while self.get_status() not in TERMINAL_STATUSES:

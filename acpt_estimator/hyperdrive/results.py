@@ -1,9 +1,34 @@
-"""v1 ``HyperDriveRun`` result methods shared by the local and cloud HyperDrive runs."""
+"""v1 ``HyperDriveRun`` result methods (over any sweep handle), and what every sweep handle shares."""
 
 from __future__ import annotations
 
 from ..exceptions import UserErrorException
 from ..tracking import hyperparameters_json
+
+
+def primary_of(config) -> tuple[str, bool]:
+    """(primary metric name, maximize?) of a HyperDriveConfig."""
+    if config is None:
+        raise UserErrorException("This HyperDrive run was not submitted in this session, so its primary metric "
+                                 "is unknown; use get_children() and get_metrics().")
+    cfg = config.primary_metric_config
+    return cfg["name"], cfg["goal"] == "maximize"
+
+
+class SweepHandle:
+    """What a backend's sweep handle shares: v1 wraps it in a HyperDriveRun; ``_config`` is the HyperDriveConfig
+    it was submitted with (None when reopened by id)."""
+
+    run_kind = "hyperdrive"
+    type = "hyperdrive"
+    _v1_name = "HyperDriveRun"
+    _config = None
+
+    def _primary(self) -> tuple[str, bool]:
+        return primary_of(self._config)
+
+    def _hyperparameters_of(self, child):
+        return None
 
 
 class HyperDriveResults:
@@ -16,11 +41,7 @@ class HyperDriveResults:
         return "hyperdrive"
 
     def _primary(self) -> tuple[str, bool]:
-        if self._config is None:
-            raise UserErrorException("This HyperDrive run was not submitted in this session, so its primary metric "
-                                     "is unknown; use get_children() and get_metrics().")
-        cfg = self._config.primary_metric_config
-        return cfg["name"], cfg["goal"] == "maximize"
+        return primary_of(self._config)
 
     def _hyperparameters_of(self, child):
         return None

@@ -4,6 +4,7 @@ The folder goes first on the ranks' PYTHONPATH in local runs and ships as a v2 j
 ``horovod`` package serves a real Horovod if one is installed, else acpt-estimator's layer over torch.distributed;
 its ``azureml.core`` serves the image's real azureml-core (ACPT images have it), else a ``Run`` that logs to the
 job's MLflow run. This module only says where the folder is and which jobs get it.
+May import: only itself and the standard library (it runs in images without acpt-estimator); the engine imports it.
 """
 
 from __future__ import annotations

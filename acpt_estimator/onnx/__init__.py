@@ -1,4 +1,7 @@
-"""ONNX export helper: export a trained model, prove ONNX Runtime matches PyTorch, measure the speed-up."""
+"""ONNX export helper: export a trained model, prove ONNX Runtime matches PyTorch, measure the speed-up.
+
+Owns: export, verification, latency reports. May import: the engine's exceptions; never acpt_estimator.v1.
+"""
 
 # Light on purpose: torch, onnx and onnxruntime are imported inside the functions that use them.
 from .export import export

@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from acpt_estimator.backends.azureml.run import CloudRun
+from acpt_estimator.v1.core.script_run import ScriptRun as CloudRun  # cloud runs are ScriptRuns over a CloudRun handle
 from acpt_estimator.backends.azureml.stream import LogPrinter, primary_log, v1_status
 from tests.v1_signatures import PATH as SIGNATURES
 

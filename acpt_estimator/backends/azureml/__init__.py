@@ -1,4 +1,8 @@
-"""The Azure ML backend: JobSpec -> v2 command job through azure-ai-ml -> CloudRun (azure imported on use)."""
+"""The Azure ML backend: JobSpec -> v2 command job through azure-ai-ml -> CloudRun handle (azure imported on use).
+
+Owns: translation to v2 jobs, the MLClient and run-history calls, cloud run handles, datastores/assets calls.
+May import: the engine; azure-ai-ml/mlflow only inside functions; never acpt_estimator.v1.
+"""
 
 from __future__ import annotations
 

@@ -13,7 +13,7 @@ from ...exceptions import ActivityFailedException, UserErrorException
 from ...tracking import details as v1_details
 from ...tracking import tags_match, user_tags
 from ...refusal import refused
-from ...run_handle import TERMINAL_STATUSES
+from ...run_handle import TERMINAL_STATUSES, ExperimentRef
 from . import run_metrics
 from .run import CloudRun
 
@@ -44,13 +44,11 @@ def start(experiment, parent_id=None, display_name=None):
 
 def find_interactive(workspace, run_id: str, experiment=None):
     """An MLflow-made run of the workspace by id (``Run.get`` when no job has that name)."""
-    from ...v1.core.experiment import Experiment
-
     store = run_metrics.mlflow_store(workspace)
     with run_metrics.mlflow_errors(run_id, "find"):
         info = store.get_run(run_id).info
         name = experiment.name if experiment is not None else store.get_experiment(info.experiment_id).name
-    return CloudInteractiveRun(experiment or Experiment(workspace, name, _skip_name_validation=True), run_id)
+    return CloudInteractiveRun(experiment or ExperimentRef(workspace, name), run_id)
 
 
 class CloudInteractiveRun(CloudRun):
@@ -125,7 +123,7 @@ class CloudInteractiveRun(CloudRun):
     def get_portal_url(self) -> str:
         ws = self._workspace
         return (f"https://ml.azure.com/runs/{self._id}"
-                + self.WORKSPACE_FMT.format(ws.subscription_id, ws.resource_group, ws.name))
+                + f"?wsid=/subscriptions/{ws.subscription_id}/resourcegroups/{ws.resource_group}/workspaces/{ws.name}")
 
     # ---- tags and properties (MLflow run tags; v1 properties under a prefix) --------------------------
     @property

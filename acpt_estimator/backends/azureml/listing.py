@@ -97,7 +97,7 @@ def experiment_names(workspace, view_type: str = "ActiveOnly") -> list:
 def run_from_record(experiment, record: dict):
     """A CloudRun (a CloudHyperDriveRun for a sweep) from a run-history Run record; the v2 job is read on use."""
     from . import stream
-    from .sweep_run import CloudHyperDriveRun, CloudRun
+    from .run import CloudHyperDriveRun, CloudRun
 
     sweep = "hyperdrive" in (str(record.get("runType") or "").lower(),
                              str((record.get("properties") or {}).get("azureml.runsource") or "").lower())

@@ -1,4 +1,4 @@
-"""``CloudRun``: the v1 ``Run`` API over a v2 job, through the real azure-ai-ml client and run-history services."""
+"""``CloudRun``: the cloud backend's run handle over a v2 job, through the real azure-ai-ml client and run history."""
 
 from __future__ import annotations
 
@@ -8,17 +8,19 @@ import os
 from ...exceptions import ModelPathNotFoundException, UserErrorException
 from ...names import check
 from ...paths import contained
-from acpt_estimator.v1.core.script_run import ScriptRun
+from ...hyperdrive.results import SweepHandle
+from ...run_handle import RunHandle
 from ...tracking import details as v1_details
 from ...tracking import command_arguments, metrics_from_records, tags_match, user_tags
 from ...refusal import refused
 from . import run_files, run_metrics, stream
+from .sweep_tags import PARAMETER_NAMES, parameter_names, trial_tag
 from .client import azure_errors, ml_client, services
 from . import details as service_details
 
 
-class CloudRun(ScriptRun):
-    """A submitted v2 job seen through v1's ``ScriptRun`` methods."""
+class CloudRun(RunHandle):
+    """A submitted v2 job, answering v1's ``ScriptRun`` calls (v1 wraps it in a ScriptRun)."""
 
     def __init__(self, experiment, run_id: str, job=None):
         self._experiment = experiment
@@ -63,8 +65,6 @@ class CloudRun(ScriptRun):
             with azure_errors(self._workspace, f"read the sweep {parent_id!r} of trial {self._id!r}"):
                 sweep = ml_client(self._workspace).jobs.get(parent_id)
             command = command or getattr(getattr(sweep, "trial", None), "command", None)
-            from .sweep_run import trial_tag
-
             sampled = json.loads(trial_tag(sweep.tags or {}, self._id) or "{}")
             values = {**_literal_inputs(sweep), **values, **{str(k).lstrip("-"): v for k, v in sampled.items()}}
         script, arguments = command_arguments(command, values)
@@ -103,9 +103,7 @@ class CloudRun(ScriptRun):
                                for name, url in details.get("logFiles", {}).items()}
         return details
 
-    def get_metrics(self, name=None, recursive=False, run_type=None, populate=False) -> dict:
-        if recursive:
-            return self._metrics_of_tree(name, run_type)
+    def get_metrics(self, name=None) -> dict:
         records, _ = run_metrics.read(self._workspace, self._id, name)
         return metrics_from_records(records, name, run_id=self._id)
 
@@ -151,8 +149,10 @@ class CloudRun(ScriptRun):
     def register_model(self, model_name, model_path=None, tags=None, properties=None, model_framework=None,
                        model_framework_version=None, description=None, datasets=None, sample_input_dataset=None,
                        sample_output_dataset=None, resource_configuration=None, **kwargs):
-        """A v2 ``Model`` registered from the job's output (azureml://jobs/<run>/outputs/artifacts/paths/...)."""
+        """A v2 ``Model`` registered from the job's output (azureml://jobs/<run>/outputs/artifacts/paths/...); its
+        v1 record."""
         from .assets import register_job_model
+        from .model_records import model_record
 
         check("model", model_name, parameter="model_name")
         path = (model_path or model_name).strip("/")
@@ -169,14 +169,10 @@ class CloudRun(ScriptRun):
 
                 logging.getLogger(__name__).warning(
                     "register_model(%s=...) has no v2 equivalent and is not recorded on the model.", ignored)
-        from ...v1.core._model_store import from_v2
-        from ...v1.core.model import Model
-
         entity = register_job_model(self._workspace, self._id, model_name, path, tags=tags, properties=properties,
                                     description=description, model_framework=model_framework,
                                     model_framework_version=model_framework_version)
-        return Model._from_record(self._workspace, {**from_v2(entity), "run_id": self._id,
-                                                    "experiment_name": getattr(self.experiment, "name", None)})
+        return {**model_record(entity), "run_id": self._id, "experiment_name": getattr(self.experiment, "name", None)}
 
     def cancel(self) -> None:
         with azure_errors(self._workspace, f"cancel run {self._id!r}"):
@@ -224,8 +220,6 @@ class CloudRun(ScriptRun):
 
     def get_children(self, recursive=False, tags=None, properties=None, type=None, status=None,
                      _rehydrate_runs=True):
-        from .sweep_run import run_for_job
-
         with azure_errors(self._workspace, f"list the child runs of {self._id!r}"):
             children = list(ml_client(self._workspace).jobs.list(parent_job_name=self._id))
         runs = [run_for_job(self._experiment, child) for child in children]
@@ -274,6 +268,59 @@ class CloudRun(ScriptRun):
 
     def is_terminal(self) -> bool:
         return self._status in stream.STOP_WAITING
+
+
+class CloudHyperDriveRun(SweepHandle, CloudRun):
+    """The sweep's parent run (v1 wraps it in a HyperDriveRun); trials are its children (run history), metrics come
+    from run history per trial."""
+
+    def __init__(self, experiment, run_id, job=None, config=None):
+        super().__init__(experiment, run_id, job)
+        self._config = config
+
+    def _primary(self) -> tuple:
+        """The primary metric and goal: the submitted HyperDriveConfig's, else the sweep job's own objective (a
+        sweep reopened by id, from get_runs, or from yesterday)."""
+        if self._config is not None:
+            return super()._primary()
+        objective = getattr(self._job or self._refresh(), "objective", None)
+        if objective is None or not getattr(objective, "primary_metric", None):
+            return super()._primary()
+        return objective.primary_metric, str(objective.goal).lower() == "maximize"
+
+    def _hyperparameters_of(self, child):
+        """The sampled values as v1 returned them (a JSON string keyed by the v1 argument names). The service
+        records them as tags of the sweep run, one per trial: ``_aml_system_<trial id>`` (older runs:
+        ``<trial id>``), keyed by the v2 search-space names."""
+        found = trial_tag(self._parent_tags or {}, child.id)
+        if found is None:
+            self._parent_tags = dict(getattr(self._refresh(), "tags", None) or {})
+            found = trial_tag(self._parent_tags, child.id)
+        if found is None:
+            return None
+        try:
+            values = json.loads(found)
+        except ValueError:
+            return found  # not JSON: as the service stored it
+        names = self._v1_names()
+        return json.dumps({names.get(k, k): v for k, v in values.items()}) if isinstance(values, dict) else found
+
+    def _v1_names(self) -> dict:
+        if self._config is not None:
+            return parameter_names(self._config)
+        properties = getattr(self._job or self._refresh(), "properties", None) or {}
+        try:
+            return json.loads(properties.get(PARAMETER_NAMES) or "{}")
+        except ValueError:
+            return {}
+
+    _parent_tags = None
+
+
+def run_for_job(experiment, job):
+    """A v2 job as v1 saw it: a sweep is a HyperDriveRun, anything else a ScriptRun."""
+    kind = CloudHyperDriveRun if str(getattr(job, "type", "")).lower() == "sweep" else CloudRun
+    return kind(experiment, job.name, job=job)
 
 
 def _literal_inputs(job) -> dict:

@@ -1,4 +1,8 @@
-"""The local backend: a JobSpec runs on this machine through mpiexec and becomes a LocalRun in the local store.
+"""The local backend: a JobSpec runs on this machine through mpiexec and becomes a LocalRun handle in the local store.
+
+Owns: launching and supervising ranks, the local store (runs, models, datastores, environments, secrets, MLflow).
+May import: the engine; never acpt_estimator.v1 (``get_run``/``list_runs`` hand users v1 runs through
+``run_handle.presented``, which the public door fills in).
 
 The store is ``$ACPT_ESTIMATOR_HOME`` (default ``./.acpt``): ``runs/<run id>/`` (run.json, snapshot/, files/,
 metrics/), ``models/``, ``datastores/`` (local stand-ins for datastore paths) and ``mlflow.db`` (MLflow's SQLite store).
@@ -8,18 +12,18 @@ from __future__ import annotations
 
 from .store import HOME_VAR, home
 
-__all__ = ["HOME_VAR", "get_run", "home", "list_runs", "submit", "submit_sweep"]
+__all__ = ["HOME_VAR", "find_run", "get_run", "home", "list_handles", "list_runs", "submit", "submit_sweep"]
 
 
 def submit(spec, experiment):
-    """Start ``spec`` locally; returns its LocalRun at once (v1's ``exp.submit``)."""
-    from .job import start
+    """Start ``spec`` locally; returns its LocalRun handle at once (v1's ``exp.submit``)."""
+    from .run import submit as _submit
 
-    return start(spec, experiment)
+    return _submit(spec, experiment)
 
 
 def submit_sweep(config, experiment, tags=None):
-    """Run a HyperDriveConfig's trials locally; returns its LocalHyperDriveRun at once."""
+    """Run a HyperDriveConfig's trials locally; returns its LocalHyperDriveRun handle at once."""
     from ...hyperdrive.local import submit_sweep as _submit_sweep
 
     return _submit_sweep(config, experiment, tags=tags)
@@ -33,7 +37,14 @@ def install_interrupt_handlers() -> None:
 
 
 def list_runs(experiment, store_home: str | None = None) -> list:
-    """The experiment's local runs, newest first."""
+    """The experiment's local runs, newest first, as v1 runs (a user-facing helper)."""
+    from ...run_handle import presented
+
+    return [presented(h) for h in list_handles(experiment, store_home)]
+
+
+def list_handles(experiment, store_home: str | None = None) -> list:
+    """The handles of the experiment's local runs, newest first."""
     from .run import LocalRun
     from .store import all_run_records, run_paths
 
@@ -50,9 +61,11 @@ def list_runs(experiment, store_home: str | None = None) -> list:
 
 
 def get_run(run_id: str, store_home: str | None = None):
-    """Reopen a local run by id (from this or an earlier process)."""
+    """Reopen a local run by id (from this or an earlier process), as a v1 run (a user-facing helper)."""
     from ...exceptions import UserErrorException
-    run = find_run(run_id, store_home=store_home)
+    from ...run_handle import presented
+
+    run = presented(find_run(run_id, store_home=store_home))
     if run is None:
         raise UserErrorException(
             f"No local run {run_id!r} in {store_home or home()}. Runs live under $ACPT_ESTIMATOR_HOME "

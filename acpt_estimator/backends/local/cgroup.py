@@ -8,6 +8,8 @@ import subprocess
 import threading
 import time
 
+from .signals import kill_all, terminate
+
 _PREFIX = "acpt-"
 # One guardian per driver process, started with the first job: the kernel sends it SIGTERM when the driver
 # dies (parent-death signal, so also on SIGKILL or the OOM killer), and it kills every job cgroup of that
@@ -169,13 +171,9 @@ class CgroupTracker:
 
     def end(self, grace: float) -> None:
         """SIGTERM every member, then kill the whole cgroup after ``grace`` seconds."""
-        from .procs import terminate
-
         terminate(self.pids, grace, self.kill)
 
     def kill(self) -> None:
-        from .procs import kill_all
-
         try:
             with open(os.path.join(self.path, "cgroup.kill"), "w", encoding="utf-8") as handle:
                 handle.write("1")  # atomic, recursive, and no process can fork its way out of it

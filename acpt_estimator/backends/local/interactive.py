@@ -16,9 +16,8 @@ from .store import RunPaths, home, read_json, write_json
 
 def start(experiment, run_id: str | None = None, parent_id: str | None = None, display_name: str | None = None,
           store_home: str | None = None):
-    """A new Running interactive run of ``experiment`` in the local store."""
-    from .run import LocalRun
-
+    """A new Running interactive run of ``experiment`` in the local store; its folder (``run.start_interactive``
+    makes the LocalRun handle)."""
     paths = RunPaths(store_home or home(), run_id or new_run_id(experiment.name))
     paths.create()
     now = time.time()
@@ -32,7 +31,7 @@ def start(experiment, run_id: str | None = None, parent_id: str | None = None, d
                       "resource_group": getattr(workspace, "resource_group", None)},
         "supervisor": {"pid": os.getpid(), "startTicks": procs.start_time(os.getpid())},
         "runDefinition": {}, "tags": {}, "properties": {}, "mlflow": {}})
-    return LocalRun(paths, experiment=experiment)
+    return paths
 
 
 def finish(paths: RunPaths, status: str, error: dict | None = None) -> None:

@@ -113,12 +113,11 @@ def finalize(paths: RunPaths, record: dict, outcome) -> dict:
     return fields
 
 
-def start(spec, experiment, parent_run_id: str | None = None) -> "LocalRun":  # noqa: F821 - imported lazily below
-    """Submit ``spec`` to this machine; returns the LocalRun at once, like v1's ``exp.submit``.
+def start(spec, experiment, parent_run_id: str | None = None) -> tuple[RunPaths, "LocalJob"]:
+    """Start ``spec`` on this machine; returns its run folder and supervised job at once (``run.submit`` makes the
+    LocalRun handle of them).
 
     ``parent_run_id``: the pipeline run a step belongs to (the step's ``run.parent``)."""
-    from .run import LocalRun
-
     store_home = home()
     check_world_size(spec.distribution, len(os.sched_getaffinity(0)))  # before anything is written
     launcher = find_launcher()  # fail before creating anything when there is no MPI
@@ -149,7 +148,7 @@ def start(spec, experiment, parent_run_id: str | None = None) -> "LocalRun":  # 
                 f"The local run could not be started: {describe_os_error(err)}. Free some space on the disk "
                 f"holding {store_home} (or point ACPT_ESTIMATOR_HOME at a larger disk) and submit again.") from err
         raise
-    return LocalRun(paths, experiment=experiment, job=job)
+    return paths, job
 
 
 _told_writable: set = set()

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import ctypes
 import os
-import signal
 import threading
-import time
 
 from .cgroup import CgroupTracker, job_cgroups_usable, setpriv
+from .signals import terminate
 
 PR_SET_CHILD_SUBREAPER = 36
 TRACKING_VAR = "ACPT_ESTIMATOR_PROCESS_TRACKING"  # "subreaper" forces the fallback (tests, odd kernels)
@@ -55,35 +54,6 @@ def job_pids(run_id: str) -> list[int]:
     from .launch import marker
 
     return pids_with_env(*marker(run_id))
-
-
-def signal_all(pids, sig: int) -> None:
-    for pid in pids:
-        try:
-            os.kill(pid, sig)
-        except (ProcessLookupError, PermissionError):
-            pass
-
-
-def terminate(find, grace: float, kill=None) -> None:
-    """SIGTERM whatever ``find()`` lists, so scripts can clean up; after ``grace`` seconds, ``kill()``.
-
-    ``kill`` defaults to SIGKILL until ``find()`` is empty, which also catches a process forked meanwhile.
-    """
-    signal_all(find(), signal.SIGTERM)
-    deadline = time.monotonic() + grace
-    while time.monotonic() < deadline and find():
-        time.sleep(0.02)
-    (kill or (lambda: kill_all(find)))()
-
-
-def kill_all(find) -> None:
-    for _ in range(50):
-        left = find()
-        if not left:
-            return
-        signal_all(left, signal.SIGKILL)
-        time.sleep(0.02)
 
 
 def _alive(pid: int) -> bool:

@@ -1,4 +1,4 @@
-"""LocalRun: v1's Run API over a local run folder, for the driver and (via Run.get_context()) inside ranks."""
+"""LocalRun: the local backend's run handle over a run folder, for the driver and (via Run.get_context()) in ranks."""
 
 from __future__ import annotations
 
@@ -12,11 +12,10 @@ import time
 from pathlib import Path
 
 from ...exceptions import ActivityFailedException, UserErrorException
-from acpt_estimator.v1.core.run import TERMINAL_STATUSES, Run
-from acpt_estimator.v1.core.script_run import ScriptRun
 from ...paths import contained
+from ...run_handle import TERMINAL_STATUSES, RunHandle
 from ...tracking import details as v1_details
-from ...tracking import RecordingRun, from_mlflow, metrics_from_records, sort_records, tags_match
+from ...tracking import RUN_DIR_VAR, RUN_ID_VAR, RecordingRun, from_mlflow, metrics_from_records, sort_records, tags_match
 from . import interactive, models, procs
 from .store import RunPaths, all_run_records, read_json, utc_iso
 from .supervisor import restore_interrupt_handlers
@@ -26,8 +25,8 @@ _POLL = 0.1
 _CHUNK = 1 << 20  # show_output streams a log in pieces of this size
 
 
-class LocalRun(RecordingRun, ScriptRun):
-    """A run of the local backend. ``job`` is set in the process that supervises it."""
+class LocalRun(RecordingRun, RunHandle):
+    """A run of the local backend (v1 wraps it in a ScriptRun). ``job`` is set in the process that supervises it."""
 
     def __init__(self, paths: RunPaths, experiment=None, job=None, in_job=False):
         self._paths = paths
@@ -50,34 +49,16 @@ class LocalRun(RecordingRun, ScriptRun):
         return self._paths.run_id
 
     @property
-    def name(self) -> str:
-        return self.display_name
-
-    @property
     def display_name(self) -> str:
         return self._record().get("displayName") or self.id
 
-    @property
-    def experiment(self):
-        if self._experiment is None:
-            from acpt_estimator.v1.core.experiment import Experiment
-            from acpt_estimator.v1.core.workspace import Workspace
+    def experiment_record(self) -> dict:
+        """The experiment's name and the workspace fields the run was recorded with (v1 rebuilds the objects)."""
+        record = self._record()
+        return {"name": record["experimentName"], "workspace": record.get("workspace") or {}}
 
-            record = self._record()
-            ws = record.get("workspace") or {}
-            workspace = Workspace(ws.get("subscription_id") or "local", ws.get("resource_group") or "local",
-                                  ws.get("name") or "local")
-            workspace._is_local = bool(ws.get("is_local", True))
-            self._experiment = Experiment(workspace, record["experimentName"], _skip_name_validation=True)
-        return self._experiment
-
-    @property
-    def input_datasets(self) -> dict:
-        """As v1's ``run.input_datasets`` inside a job: the local path of mounted/downloaded inputs, the dataset
-        itself for direct ones (tabular datasets)."""
-        from acpt_estimator.v1.data.job_inputs import input_datasets
-
-        return input_datasets(dict(self._record().get("inputs") or {}), os.environ if self._in_job else {})
+    def job_inputs(self) -> tuple[dict, bool]:
+        return dict(self._record().get("inputs") or {}), self._in_job
 
     @property
     def path(self) -> str:
@@ -215,9 +196,7 @@ class LocalRun(RecordingRun, ScriptRun):
         settle(self._paths, record, reason="canceled")
 
     # ---- metrics from MLflow too --------------------------------------------------------------------
-    def get_metrics(self, name=None, recursive=False, run_type=None, populate=False) -> dict:
-        if recursive:
-            return self._metrics_of_tree(name, run_type)
+    def get_metrics(self, name=None) -> dict:
         return metrics_from_records(sort_records(self._records() + self._mlflow_records()), name, run_id=self.id)
 
     def _mlflow_records(self) -> list:
@@ -277,9 +256,9 @@ class LocalRun(RecordingRun, ScriptRun):
     def register_model(self, model_name, model_path=None, tags=None, properties=None, model_framework=None,
                        model_framework_version=None, description=None, datasets=None, sample_input_dataset=None,
                        sample_output_dataset=None, resource_configuration=None, **kwargs):
+        """The registered model's record (v1 wraps it in a Model, which update/add_tags/download like a looked-up
+        one)."""
         import attrs
-
-        from ...v1.core.model import Model  # v1's Model object: update/add_tags/download like a looked-up one
 
         record = self._record()
         registered = models.register(
@@ -288,7 +267,7 @@ class LocalRun(RecordingRun, ScriptRun):
             model_path=model_path or model_name, tags=tags, properties=properties, description=description,
             model_framework=model_framework, model_framework_version=model_framework_version,
             datasets=dict(datasets or []))
-        return Model._from_record(getattr(self.experiment, "workspace", None), attrs.asdict(registered))
+        return attrs.asdict(registered)
 
     # ---- v1 odds and ends ---------------------------------------------------------------------------
     def get_children(self, recursive=False, tags=None, properties=None, type=None, status=None, _rehydrate_runs=True):
@@ -309,25 +288,25 @@ class LocalRun(RecordingRun, ScriptRun):
         return not self._in_job and bool(self._record().get("interactive"))
 
     def _new_child(self, run_id, name):
-        return interactive.start(self.experiment, run_id, parent_id=self.id, display_name=name,
+        return start_interactive(self.experiment, run_id, parent_id=self.id, display_name=name,
                                  store_home=self._paths.home)
 
     def start(self):
         if not self._interactive:
-            return Run.start(self)
+            return RunHandle.start(self)
         if self.get_status() in TERMINAL_STATUSES:
             raise UserErrorException(f"Run {self.id} has ended ({self.get_status()}); start a new one with "
                                      "experiment.start_logging().")
 
     def complete(self, _set_status=True):
         if not self._interactive:
-            return RecordingRun.complete(self) if self._in_job else Run.complete(self)
+            return RecordingRun.complete(self) if self._in_job else RunHandle.complete(self)
         if _set_status:
             interactive.finish(self._paths, "Completed")
 
     def fail(self, error_details=None, error_code=None, _set_status=True):
         if not self._interactive:
-            return RecordingRun.fail(self, error_details, error_code) if self._in_job else Run.fail(self)
+            return RecordingRun.fail(self, error_details, error_code) if self._in_job else RunHandle.fail(self)
         if _set_status:
             interactive.finish(self._paths, "Failed", {"code": error_code or "UserError",
                                                        "message": "" if error_details is None else str(error_details)})
@@ -346,6 +325,35 @@ class LocalRun(RecordingRun, ScriptRun):
 
     def get_environment(self):
         return (self._record().get("runDefinition") or {}).get("environment")
+
+
+def submit(spec, experiment) -> LocalRun:
+    """Start ``spec`` locally; its LocalRun handle at once (v1's ``exp.submit``)."""
+    from .job import start
+
+    paths, job = start(spec, experiment)
+    return LocalRun(paths, experiment=experiment, job=job)
+
+
+def start_interactive(experiment, run_id=None, parent_id=None, display_name=None, store_home=None) -> LocalRun:
+    """A new interactive run (``experiment.start_logging()``, ``run.child_run()``) in the local store."""
+    paths = interactive.start(experiment, run_id, parent_id=parent_id, display_name=display_name,
+                              store_home=store_home)
+    return LocalRun(paths, experiment=experiment)
+
+
+_job_run = None
+
+
+def run_from_job_environment():
+    """The handle of the run this process is a rank of (set up by the local launcher), else None."""
+    global _job_run
+    run_dir, run_id = os.environ.get(RUN_DIR_VAR), os.environ.get(RUN_ID_VAR)
+    if not run_dir or not run_id or not os.path.isdir(run_dir):
+        return None
+    if _job_run is None or _job_run.id != run_id:
+        _job_run = LocalRun.in_job(run_dir)
+    return _job_run
 
 
 class _Tail:

@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import os
 
+from acpt_estimator.backends.azureml.model_records import _FRAMEWORK_PROPS, model_record as from_v2  # noqa: F401
+from acpt_estimator.backends.azureml.model_records import model_version as _version  # noqa: F401 - model.py uses it
 from acpt_estimator.exceptions import UserErrorException, WebserviceException
 from acpt_estimator.target import local_mode
 
-_FRAMEWORK_PROPS = ("model_framework", "model_framework_version")  # v2 models have no framework fields
 
 
 def is_local(workspace) -> bool:
@@ -20,10 +21,6 @@ def is_local(workspace) -> bool:
 
 def store(workspace):
     return LocalModels() if is_local(workspace) else CloudModels(workspace)
-
-
-def _version(value):
-    return int(value) if value not in (None, "") and str(value).isdigit() else value
 
 
 class LocalModels:
@@ -156,15 +153,3 @@ class CloudModels:
                     shutil.rmtree(dest)
                 shutil.move(os.path.join(root, entry), dest)
         return os.path.join(target_dir, entries[0]) if len(entries) == 1 else target_dir
-
-
-def from_v2(entity) -> dict:
-    """A v2 model asset as v1's record; v1's framework fields come back from the properties they were kept in."""
-    props = dict(entity.properties or {})
-    framework = {k: props.pop(k, None) for k in _FRAMEWORK_PROPS}
-    created = getattr(getattr(entity, "creation_context", None), "created_at", None)
-    job = getattr(entity, "job_name", None)
-    return {"name": entity.name, "version": _version(entity.version), "path": entity.path, "run_id": job,
-            "experiment_name": None, "tags": dict(entity.tags or {}), "properties": props,
-            "description": entity.description, "created_time": str(created) if created else None,
-            "datasets": {}, **framework}

@@ -147,8 +147,9 @@ def get_run(workspace, run_id):
         return getter(workspace, run_id)
     if workspace._offline:
         from acpt_estimator.backends.local import get_run as local_run
+        from acpt_estimator.v1.core._run_handle import wrap
 
-        return local_run(run_id)
+        return wrap(local_run(run_id))
     from azure.core.exceptions import ResourceNotFoundError
 
     from acpt_estimator.backends.azureml.run import CloudRun
@@ -161,8 +162,10 @@ def get_run(workspace, run_id):
     except ResourceNotFoundError:
         raise UserErrorException(f"ws.get_run({run_id!r}): no run with that id in workspace {workspace.name!r}; "
                                  "copy the id from run.id or the studio's run page.") from None
+    from acpt_estimator.v1.core._run_handle import wrap
+
     experiment = Experiment(workspace, job.experiment_name, _skip_name_validation=True)
-    return CloudRun(experiment, job.name, job=job)
+    return wrap(CloudRun(experiment, job.name, job=job), experiment)
 
 
 def experiments(workspace) -> dict:

@@ -62,17 +62,21 @@ class Experiment:
     def get_runs(self, type=None, tags=None, properties=None, include_children=False):
         """The experiment's runs, newest first (local store, then cloud), filtered as v1 did."""
         from acpt_estimator.backends import list_runs
+        from acpt_estimator.v1.core._run_handle import wrap
 
-        return list_runs(self, type=type, tags=tags, properties=properties, include_children=include_children)
+        return (wrap(handle, self) for handle in list_runs(self, type=type, tags=tags, properties=properties,
+                                                           include_children=include_children))
 
     def start_logging(self, *args, outputs=None, snapshot_directory=None, display_name=None, **kwargs):
         """An interactive run: log to it from this process, then ``complete()`` (or use it in ``with``)."""
-        if not getattr(self.workspace, "_offline", True):  # an MLflow run in the workspace
-            from acpt_estimator.backends.azureml import interactive
-        else:
-            from acpt_estimator.backends.local import interactive
+        from acpt_estimator.v1.core._run_handle import wrap
 
-        return interactive.start(self, display_name=display_name)
+        if not getattr(self.workspace, "_offline", True):  # an MLflow run in the workspace
+            from acpt_estimator.backends.azureml.interactive import start
+        else:
+            from acpt_estimator.backends.local.run import start_interactive as start
+
+        return wrap(start(self, display_name=display_name), self)
 
     @staticmethod
     def list(workspace, experiment_name=None, view_type=ViewType.ACTIVE_ONLY, tags=None):
@@ -149,8 +153,9 @@ class Experiment:
 def submit_spec(spec, experiment):
     """Route one JobSpec to the capture, local or cloud backend."""
     from acpt_estimator import backends
+    from acpt_estimator.v1.core._run_handle import wrap
 
-    return backends.get(backend_for(spec.compute.target)).submit(spec, experiment)
+    return wrap(backends.get(backend_for(spec.compute.target)).submit(spec, experiment), experiment)
 
 
 # v1 names this module also exported, defined elsewhere: resolved on first use (v1-importable.json).

@@ -13,6 +13,7 @@ from acpt_estimator.tracking import V1Logging
 from acpt_estimator.v1._refusal import refuse, refused
 from acpt_estimator.v1.core._offline_run import _OfflineRun  # noqa: F401 - v1 defines it in this module
 from acpt_estimator._lazy import lazy_names
+from acpt_estimator.v1.core._run_handle import OverHandle, wrap
 
 # v1's module constants: the statuses of a run still going, and of one finishing.
 RUNNING_STATES = ["NotStarted", "Queued", "Preparing", "Provisioning", "Starting", "Running", "Unapproved",
@@ -22,6 +23,7 @@ LOG_PREFIXES = ("azureml-logs/", "logs/", "user_logs/", "system_logs/")
 _NO_SNAPSHOTS = ("v2 jobs keep their code as a code asset, not as run snapshots.",
                  "ml_client.jobs.download(run_id, all=True) (downloads the job's code and outputs)")
 logger = logging.getLogger(__name__)
+_job_run = None  # the run of the job this process belongs to (Run.get_context()), made once
 
 
 class _Reopens(abc.ABCMeta):
@@ -33,8 +35,8 @@ class _Reopens(abc.ABCMeta):
         return super().__call__(*args, **kwargs)
 
 
-class Run(V1Logging, metaclass=_Reopens):
-    """What ``exp.submit`` returns; the v1 methods drivers call. LocalRun and CloudRun implement it."""
+class Run(OverHandle, V1Logging, metaclass=_Reopens):
+    """What ``exp.submit`` returns; the v1 methods drivers call, over the backend's run handle (``_run_handle``)."""
 
     _reopens_by_id = True
     _user_error = UserErrorException
@@ -72,90 +74,19 @@ class Run(V1Logging, metaclass=_Reopens):
     @classmethod
     def get_context(cls, allow_offline=True, used_for_context_manager=False, **kwargs):
         """Inside a job launched by acpt-estimator: that job's run. Elsewhere: v1's offline run (prints)."""
-        from acpt_estimator.tracking import run_from_job_environment
+        global _job_run
+        from acpt_estimator.backends.local.run import run_from_job_environment
 
-        run = run_from_job_environment()
-        if run is not None:
-            return run
+        handle = run_from_job_environment()
+        if handle is not None:
+            if _job_run is None or _job_run._handle is not handle:
+                _job_run = wrap(handle)
+            return _job_run
         if not allow_offline:
             raise RunEnvironmentException(
                 "Could not load a submitted run, if outside of an execution context, use experiment.start_logging "
                 "to initialize an azureml.core.Run. (allow_offline=False was passed outside a job.)")
         return _OfflineRun()
-
-    # ---- the protocol -------------------------------------------------------------------------------
-    @property
-    @abc.abstractmethod
-    def id(self) -> str: ...
-
-    @abc.abstractmethod
-    def get_status(self) -> str: ...
-
-    @abc.abstractmethod
-    def wait_for_completion(self, show_output=False, wait_post_processing=False, raise_on_error=True) -> dict: ...
-
-    @abc.abstractmethod
-    def get_details(self) -> dict: ...
-
-    @abc.abstractmethod
-    def get_metrics(self, name=None, recursive=False, run_type=None, populate=False) -> dict: ...
-
-    @abc.abstractmethod
-    def get_file_names(self) -> list: ...
-
-    @abc.abstractmethod
-    def download_file(self, name, output_file_path=None, _validate_checksum=False) -> None: ...
-
-    @abc.abstractmethod
-    def download_files(self, prefix=None, output_directory=None, output_paths=None, batch_size=100,
-                       append_prefix=True, timeout_seconds=None) -> None: ...
-
-    @abc.abstractmethod
-    def register_model(self, model_name, model_path=None, tags=None, properties=None, model_framework=None,
-                       model_framework_version=None, description=None, datasets=None, sample_input_dataset=None,
-                       sample_output_dataset=None, resource_configuration=None, **kwargs): ...
-
-    @abc.abstractmethod
-    def cancel(self) -> None: ...
-
-    @abc.abstractmethod
-    def get_portal_url(self) -> str: ...
-
-    @abc.abstractmethod
-    def get_children(self, recursive=False, tags=None, properties=None, type=None, status=None,
-                     _rehydrate_runs=True): ...
-
-    @abc.abstractmethod
-    def get_tags(self) -> dict: ...
-
-    @abc.abstractmethod
-    def set_tags(self, tags) -> None: ...
-
-    @abc.abstractmethod
-    def remove_tags(self, tags) -> None: ...
-
-    @property
-    @abc.abstractmethod
-    def properties(self) -> dict: ...
-
-    @abc.abstractmethod
-    def add_properties(self, properties) -> None: ...
-
-    @abc.abstractmethod
-    def upload_file(self, name, path_or_stream, datastore_name=None): ...
-
-    @abc.abstractmethod
-    def upload_folder(self, name, path, datastore_name=None): ...
-
-    @abc.abstractmethod
-    def get_environment(self): ...
-
-    def tag(self, key, value=None) -> None:
-        self.set_tags({key: "" if value is None else value})
-
-    @property
-    def tags(self) -> dict:
-        return self.get_tags()
 
     def upload_files(self, names, paths, return_artifacts=False, timeout_seconds=None, datastore_name=None):
         if len(names) != len(paths):
@@ -167,17 +98,6 @@ class Run(V1Logging, metaclass=_Reopens):
     def flush(self, timeout_seconds=300) -> None:
         """Records are written when logged (nothing is buffered), so there is nothing left to send."""
 
-    def start(self) -> None:
-        self._status_is_the_backends("start")
-
-    def complete(self, _set_status=True) -> None:
-        self._status_is_the_backends("complete")
-
-    def fail(self, error_details=None, error_code=None, _set_status=True) -> None:
-        self._status_is_the_backends("fail")
-
-    _interactive = False  # runs of experiment.start_logging() and child_run(): this process sets their status
-
     def __enter__(self):
         return self
 
@@ -187,28 +107,19 @@ class Run(V1Logging, metaclass=_Reopens):
             self.fail(repr(exc)) if exc is not None else self.complete()
         return False
 
-    def _status_is_the_backends(self, call: str):
-        raise UserErrorException(
-            f"run.{call}() on {type(self).__name__} {self.id}: the status of a submitted run is set by the job "
-            "itself (Completed when its script exits 0, Failed otherwise). start/complete/fail apply to runs from "
-            "experiment.start_logging() and run.child_run(); call run.cancel() to stop a submitted run.")
-
     # ---- shared behaviour ---------------------------------------------------------------------------
-    @property
-    def experiment(self):
-        return getattr(self, "_experiment", None)
-
     @property
     def name(self) -> str:
         return self.display_name
 
     @property
-    def display_name(self) -> str:
-        return self.id
+    def input_datasets(self) -> dict:
+        """As v1's ``run.input_datasets`` inside a job: the local path of mounted/downloaded inputs, the dataset
+        itself for direct ones (tabular datasets)."""
+        from acpt_estimator.v1.data.job_inputs import input_datasets
 
-    @property
-    def description(self):
-        return None
+        inputs, in_job = self._handle.job_inputs()
+        return input_datasets(inputs, os.environ if in_job else {})
 
     @property
     def identity(self) -> str:
@@ -228,16 +139,10 @@ class Run(V1Logging, metaclass=_Reopens):
         logger.warning("Run Number's semantics may be modified in the future.")
         return self._number()
 
-    def _number(self):
-        return None
-
     @property
     def parent(self):
         parent_id = self._parent_id()
         return None if parent_id is None else find_run(self.experiment.workspace, parent_id, self.experiment)
-
-    def _parent_id(self):
-        return None
 
     def _metrics_of_tree(self, name=None, run_type=None) -> dict:
         """v1's ``get_metrics(recursive=True)``: ``{run id: metrics}`` for this run and every descendant (of
@@ -250,17 +155,14 @@ class Run(V1Logging, metaclass=_Reopens):
             pending.extend(run.get_children())
         return found
 
-    def get_properties(self) -> dict:
-        return dict(self.properties)
-
     def get_detailed_status(self) -> dict:
         return {"status": self.get_status(), "details": None}
 
     def _log_names(self) -> list:
         return [n for n in self.get_file_names() if n.startswith(LOG_PREFIXES)]
 
-    def get_details_with_logs(self) -> dict:
-        """``get_details()`` with each log file's text in ``logFiles``."""
+    def _details_with_logs(self) -> dict:
+        """``get_details()`` with each log file's text in ``logFiles`` (for handles without their own)."""
         import tempfile
 
         details = self.get_details()
@@ -310,9 +212,6 @@ class Run(V1Logging, metaclass=_Reopens):
             children.append(child)
         return children
 
-    def _new_child(self, run_id: str, name):
-        raise UserErrorException(f"{type(self).__name__} {self.id} cannot have child runs.")
-
     add_type_provider = refused(
         "Run.add_type_provider", "runs are created by acpt-estimator's backends; there is no run-type registry.",
         "subclass nothing: Run.get(workspace, run_id) returns the right kind of run")
@@ -343,7 +242,7 @@ class Run(V1Logging, metaclass=_Reopens):
 
     @property
     def type(self) -> str:
-        return "azureml.scriptrun"
+        return self._handle.type
 
     def __str__(self) -> str:
         name = getattr(self.experiment, "name", None)
@@ -356,7 +255,7 @@ def find_run(workspace, run_id, experiment=None):
     """The run ``run_id`` of a workspace: the local store's, else the cloud's (``Run.get``, ``get_run``)."""
     from acpt_estimator import backends
 
-    return backends.find_run(workspace, run_id, experiment)
+    return wrap(backends.find_run(workspace, run_id, experiment), experiment)
 
 
 def get_run(experiment, run_id, rehydrate=True, clean_up=True):

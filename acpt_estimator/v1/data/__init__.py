@@ -1,5 +1,8 @@
 """v1 ``azureml.data``: dataset, data path and output dataset objects; names resolve on first use (PEP 562).
 
+Each data object turns itself into the engine's DataInput/DataOutput (``to_input_spec()``/``to_output_spec()``,
+built in ``_specs.py``). May import the engine and backends; never imported by them.
+
 Importing one submodule (``azureml.data.datapath``, as the estimator does) runs this file: it must not load them all.
 """
 

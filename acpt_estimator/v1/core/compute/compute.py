@@ -282,21 +282,24 @@ def _has(actual: dict, wanted) -> bool:
 def _local_runs(workspace):
     from acpt_estimator.backends.local.run import LocalRun
     from acpt_estimator.backends.local.store import all_run_records, run_paths
+    from acpt_estimator.v1.core._run_handle import wrap
     from acpt_estimator.v1.core.experiment import Experiment
 
     for record in all_run_records():
         experiment = Experiment(workspace, record.get("experimentName") or "local", _skip_name_validation=True)
-        yield LocalRun(run_paths(record["runId"]), experiment=experiment)
+        yield wrap(LocalRun(run_paths(record["runId"]), experiment=experiment), experiment)
 
 
 def _cloud_runs(workspace, name, **filters):
     """The compute's runs from run history (``computes/{name}/runs``, filtered there)."""
     from acpt_estimator.backends.azureml.listing import compute_jobs
-    from acpt_estimator.backends.azureml.sweep_run import run_for_job
+    from acpt_estimator.backends.azureml.run import run_for_job
+    from acpt_estimator.v1.core._run_handle import wrap
     from acpt_estimator.v1.core.experiment import Experiment
 
     for job in compute_jobs(workspace, name, **filters):
-        yield run_for_job(Experiment(workspace, job.experiment_name, _skip_name_validation=True), job)
+        experiment = Experiment(workspace, job.experiment_name, _skip_name_validation=True)
+        yield wrap(run_for_job(experiment, job), experiment)
 
 
 def _serialized(status):

@@ -9,7 +9,11 @@ from acpt_estimator._lazy import lazy_names
 
 
 class HyperDriveRun(HyperDriveResults, Run):
-    """``exp.submit(HyperDriveConfig)`` returns one; ``HyperDriveRun(experiment, run_id)`` reopens one."""
+    """``exp.submit(HyperDriveConfig)`` returns one; ``HyperDriveRun(experiment, run_id)`` reopens one.
+
+    Written once over the backend's sweep handle: it knows the primary metric (``_primary()``) and each trial's
+    sampled values (``_hyperparameters_of(child)``); the results (best run, sorted children) are computed here.
+    """
 
     _reopens_by_id = True
     RUN_TYPE = "hyperdrive"
@@ -21,6 +25,20 @@ class HyperDriveRun(HyperDriveResults, Run):
         if hyperdrive_config is not None:
             run._config = hyperdrive_config
         return run
+
+    @property
+    def _config(self):
+        return getattr(self._handle, "_config", None)
+
+    @_config.setter
+    def _config(self, config):
+        self._handle._config = config
+
+    def _primary(self) -> tuple[str, bool]:
+        return self._handle._primary()
+
+    def _hyperparameters_of(self, child):
+        return self._handle._hyperparameters_of(child)
 
     @property
     def hyperdrive_config(self):

@@ -141,8 +141,10 @@ class HyperDriveConfig:
         from acpt_estimator.target import backend_for
         from acpt_estimator.hyperdrive.submit import submit_hyperdrive
 
+        from acpt_estimator.v1.core._run_handle import wrap
+
         spec = self.trial_spec(experiment.name, tags)
-        return submit_hyperdrive(self, experiment, backend_for(spec.compute.target), tags=tags)
+        return wrap(submit_hyperdrive(self, experiment, backend_for(spec.compute.target), tags=tags), experiment)
 
 
 class HyperDriveRunConfig(HyperDriveConfig):
