@@ -146,7 +146,7 @@ class LocalPipelineRun:
     def _start(self, step):
         """Start (or reuse) one step; returns its LocalRun while it runs, None when it ended at once."""
         from ..backends.local import find_run
-        from ..backends.local.job import start
+        from ..backends.local.run import submit as start
 
         state = self.record["steps"][step.name]
         inputs_from = {link.input_name: self.record["steps"][link.step]["outputs"][link.output]

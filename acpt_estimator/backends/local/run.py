@@ -327,11 +327,12 @@ class LocalRun(RecordingRun, RunHandle):
         return (self._record().get("runDefinition") or {}).get("environment")
 
 
-def submit(spec, experiment) -> LocalRun:
-    """Start ``spec`` locally; its LocalRun handle at once (v1's ``exp.submit``)."""
+def submit(spec, experiment, parent_run_id: str | None = None) -> LocalRun:
+    """Start ``spec`` locally; its LocalRun handle at once (v1's ``exp.submit``). ``parent_run_id``: the pipeline
+    run a step belongs to."""
     from .job import start
 
-    paths, job = start(spec, experiment)
+    paths, job = start(spec, experiment, parent_run_id=parent_run_id)
     return LocalRun(paths, experiment=experiment, job=job)
 
 

@@ -21,7 +21,7 @@ from ...job_runtime import RUNTIME_DIR
 from ...job_runtime.acpt_datasets import DEFINITION_VAR
 from ...spec import InputRef, Literal, OutputRef
 from ..spec import ParamRef
-from .parallel import settings_values
+from .parallel_settings import settings_values
 
 logger = logging.getLogger(__name__)
 ADAPTER = "acpt_parallel/v2_entry.py"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import attrs
 
-from acpt_estimator.arguments import DATA_TYPES, ArgumentBuilder, flatten_script_params, v2_input_name
+from acpt_estimator.arguments import ArgumentBuilder, flatten_script_params, is_data, v2_input_name
 from acpt_estimator.datastore_paths import datastore_uri
 from acpt_estimator.pipelines.spec import ParamRef, PipelineParameterSpec, StepLink
 from acpt_estimator.spec import DataInput, DataOutput, InputRef, Literal, OutputRef
@@ -89,9 +89,9 @@ def prepare_io(arguments: list, inputs: list, outputs: list, resource_inputs: li
         if isinstance(item, OutputDatasetConfig):
             inputs[i] = item.as_input()
     valid_in = (PipelineData, InputPortBinding, PipelineDataset, PipelineOutputDataset, PipelineParameter,
-                _DataPathParameter) + DATA_TYPES
+                _DataPathParameter)
     for item in inputs + resource_inputs:
-        if not isinstance(item, valid_in) or isinstance(item, OutputDatasetConfig):
+        if not (isinstance(item, valid_in) or is_data(item)) or isinstance(item, OutputDatasetConfig):
             from acpt_estimator.v1.data.abstract_dataset import AbstractDataset as _Dataset
 
             if isinstance(item, _Dataset):
@@ -207,7 +207,7 @@ class _StepIOBuilder(ArgumentBuilder):
             return self.add_data(item)
         if isinstance(item, DatasetConsumptionConfig) and item.source_output is not None:
             return self._linked_output_dataset(item)
-        if isinstance(item, DATA_TYPES):
+        if is_data(item):  # a data object: it gives its own input/output spec
             return self.add_data(item)
         if isinstance(item, (str, int, float, bool)):
             return Literal(str(item))

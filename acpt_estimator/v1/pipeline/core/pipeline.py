@@ -144,7 +144,7 @@ class Pipeline:
                            "no parent run; identity is set on the job).")
         spec = self._to_spec(experiment.name, tags, continue_on_step_failure)
         handle = submit_pipeline_spec(spec, experiment, pipeline_parameters, regenerate_outputs, self._workspace)
-        return PipelineRun._over(experiment, handle)
+        return PipelineRun._of_pipeline(experiment, handle)
 
     # ---- publishing --------------------------------------------------------------------------------
     def publish(self, name=None, description=None, version=None, continue_on_step_failure=None):

@@ -7,6 +7,7 @@ import time
 from acpt_estimator.exceptions import ActivityFailedException, ExperimentExecutionException, UserErrorException
 from acpt_estimator.v1._refusal import refused
 from acpt_estimator.v1.core.experiment import Experiment
+from acpt_estimator.v1.core._run_handle import OverHandle
 from acpt_estimator.v1.core.run import Run
 from acpt_estimator.v1.core.script_run import ScriptRun
 
@@ -15,41 +16,18 @@ _GRAPH = ("v1's run graph lived on the v1 pipeline service.", "pipeline_run.get_
           "get_details()")
 
 
-def _delegating(name):
-    def method(self, *args, **kwargs):
-        return getattr(self._inner, name)(*args, **kwargs)
-
-    method.__name__ = name
-    return method
-
-
 class _OverRun(Run):
-    """A v1 run class whose run-level calls go to the backend's run object (``_inner``)."""
+    """A v1 run class over a backend's run handle (``acpt_estimator.run_handle``); ``_inner`` is that handle."""
 
     _reopens_by_id = False
 
     def __init__(self, inner, experiment=None):
-        self._inner, self._experiment = inner, experiment or getattr(inner, "experiment", None)
+        self._handle = inner._handle if isinstance(inner, OverHandle) else inner  # a v1 run: the handle under it
+        self._experiment = experiment
 
     @property
-    def id(self):
-        return self._inner.id
-
-    def _parent_id(self):
-        return self._inner._parent_id()
-
-    @property
-    def display_name(self):
-        return self._inner.display_name
-
-    @property
-    def properties(self):
-        return self._inner.properties
-
-
-for _name in sorted(Run.__abstractmethods__ - {"id", "properties"}):
-    setattr(_OverRun, _name, _delegating(_name))
-_OverRun.__abstractmethods__ = frozenset()
+    def _inner(self):
+        return self._handle
 
 
 class StepRun(_OverRun):
@@ -142,21 +120,21 @@ class PipelineRun(_OverRun):
         self._init(experiment, handle)
 
     @classmethod
-    def _over(cls, experiment, handle):
+    def _of_pipeline(cls, experiment, handle):
         run = cls.__new__(cls)
         run._init(experiment, handle)
         return run
 
     def _init(self, experiment, handle):
         super().__init__(handle.run(experiment), experiment)
-        self._handle = handle
+        self._pipeline_handle = handle
 
     @property
     def type(self):
         return "azureml.PipelineRun"
 
     def get_status(self):
-        return self._handle.get_status()
+        return self._pipeline_handle.get_status()
 
     def wait_for_completion(self, show_output=True, timeout_seconds=9223372036854775807, raise_on_error=True):
         """Wait for every step; with ``show_output`` print each step's status as it changes and its log tail."""
@@ -166,27 +144,27 @@ class PipelineRun(_OverRun):
             print(f"PipelineRunId: {self.id}\nLink to Azure Machine Learning Portal: {self.get_portal_url()}",
                   flush=True)
         try:
-            while not self._handle.wait(0.2):
+            while not self._pipeline_handle.wait(0.2):
                 if show_output:
                     self._show(shown)
                 if time.monotonic() > deadline:
                     return self.get_status()
         except KeyboardInterrupt:
             self.cancel()
-            self._handle.wait(60)
+            self._pipeline_handle.wait(60)
             raise
         if show_output:
             self._show(shown)
             print(f"\nPipelineRun Execution Summary\n==============================\nPipelineRun Status: "
                   f"{self.get_status()}\n", flush=True)
         status = self.get_status()
-        if raise_on_error and status != "Completed" and not getattr(self._handle, "captured", False):
-            error = self._handle.error() or {}
+        if raise_on_error and status != "Completed" and not getattr(self._pipeline_handle, "captured", False):
+            error = self._pipeline_handle.error() or {}
             raise ActivityFailedException(f"Pipeline run {self.id} ended {status}: {error.get('message', '')}")
         return status
 
     def _show(self, shown: dict) -> None:
-        for node, state in self._handle.steps().items():
+        for node, state in self._pipeline_handle.steps().items():
             key = (state["status"], state.get("runId"))
             if shown.get(node) != key:
                 shown[node] = key
@@ -195,12 +173,12 @@ class PipelineRun(_OverRun):
                       f"{'  RunId: ' + state['runId'] if state.get('runId') else ''}", flush=True)
 
     def cancel(self):
-        self._handle.cancel()
+        self._pipeline_handle.cancel()
 
     def get_steps(self):
         """The step runs, most recently started first (v1's order)."""
         runs = [StepRun(self._experiment, _inner=inner, _pipeline=self, node_id=node)
-                for node, inner in self._handle.step_runs().items()]
+                for node, inner in self._pipeline_handle.step_runs().items()]
         return iter(reversed(runs))
 
     def find_step_run(self, name):
@@ -212,10 +190,10 @@ class PipelineRun(_OverRun):
         return self.get_steps()
 
     def _handle_outputs(self, node):
-        return self._handle.outputs(node)
+        return self._pipeline_handle.outputs(node)
 
     def get_pipeline_output(self, pipeline_output_name):
-        for node, outputs in self._handle.all_outputs().items():
+        for node, outputs in self._pipeline_handle.all_outputs().items():
             if pipeline_output_name in outputs:
                 from .port_data_reference import PortDataReference
 
