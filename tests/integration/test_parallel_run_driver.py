@@ -141,7 +141,7 @@ def test_bad_partition_keys_fail_before_any_worker(datastore, tmp_path):
 def test_parallel_run_step_as_a_local_job(datastore, local_workspace):
     """A v1 ParallelRunStep built into its StepSpec and run by the local backend (one driver rank, 2 x 2 worker
     processes), with a PipelineParameter for mini_batch_size given a new value at submit."""
-    from acpt_estimator.backends.local.job import start
+    from acpt_estimator.backends.local.run import submit as start  # the LocalRun handle of a started job
     from acpt_estimator.pipelines.kinds.parallel import local_job
     from acpt_estimator.pipelines.spec import StepBuildContext
     from acpt_estimator.v1.core.environment import Environment
