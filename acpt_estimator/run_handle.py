@@ -1,7 +1,7 @@
 """The backend run handle: what a backend returns for a run, and what v1's ``Run`` classes are written over.
 
 A handle is a plain object of the backend (``backends/local/run.py`` LocalRun, ``backends/azureml/run.py``
-CloudRun, ...); it never subclasses a v1 class. ``acpt_estimator.v1.core.run.Run`` wraps one (``Run._over(handle)``)
+CloudRun, ...); it never subclasses a v1 class. ``acpt_estimator.v1.core.run.Run`` wraps one (``Run._over_handle(handle)``)
 and delegates the v1 protocol to it; everything v1 adds on top (``child_run``, ``create_children``,
 ``get_all_logs``, recursive metrics, ``__str__``, refusals) is written once in v1/.
 

@@ -11,7 +11,7 @@ def wrap(handle, experiment=None):
         from acpt_estimator.v1.train.hyperdrive.run import HyperDriveRun as kind
     else:
         from acpt_estimator.v1.core.script_run import ScriptRun as kind
-    return kind._over(handle, experiment)
+    return kind._over_handle(handle, experiment)
 
 
 def _experiment_of(handle):
@@ -42,7 +42,7 @@ class OverHandle:
     _experiment = None
 
     @classmethod
-    def _over(cls, handle, experiment=None):
+    def _over_handle(cls, handle, experiment=None):
         run = object.__new__(cls)  # not cls(...): v1's Run(experiment, run_id) reopens a run by id
         run._handle = handle
         run._experiment = experiment

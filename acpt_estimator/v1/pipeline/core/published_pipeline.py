@@ -20,7 +20,7 @@ def publish(pipeline, name, description, version, continue_on_step_failure):
 
 def publish_run(pipeline_run, name, description, version, continue_on_step_failure):
     """``PipelineRun.publish_pipeline``: the spec the run was made from, as a new published pipeline."""
-    handle = pipeline_run._handle
+    handle = getattr(pipeline_run, "_pipeline_handle", None)
     spec = getattr(handle, "spec", None)
     workspace = getattr(pipeline_run.experiment, "workspace", None)
     check_local(workspace, "PipelineRun.publish_pipeline")
@@ -96,7 +96,7 @@ class PublishedPipeline:
         spec = attrs.evolve(spec, experiment_name=experiment_name, continue_on_step_failure=bool(cont),
                             tags={"azureml.pipelineid": self._id})
         handle = submit_pipeline_spec(spec, experiment, pipeline_parameters, False, workspace)
-        return PipelineRun._over(experiment, handle)
+        return PipelineRun._of_pipeline(experiment, handle)
 
     def disable(self):
         self._status = store.set_status(self._id, "Disabled")["status"]
