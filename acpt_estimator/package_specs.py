@@ -14,6 +14,8 @@ _OPTION_VALUE = re.compile(r"[A-Za-z0-9._~:/?#\[\]@!&'()*+,;=%-]+")
 _OPTION = re.compile(r"(?P<flag>-[-A-Za-z]+)(?:[ =](?P<value>\S+))?")
 # A wheel by URL or file name (v1 add_pip_package took both).
 _WHEEL = re.compile(r"(?:[A-Za-z][A-Za-z0-9+.-]*://)?[A-Za-z0-9._~/%@+:-]+\.whl")
+# A VCS URL pip installs as is (``git+https://host/repo.git@tag#egg=name``): no whitespace or quotes.
+_VCS = re.compile(r"(?:git|hg|svn|bzr)\+[a-z]+://[A-Za-z0-9._~:/?#\[\]@!&()*+,;=%-]+")
 _HASH = re.compile(r"--hash[ =](sha256|sha384|sha512):[0-9a-fA-F]+")
 # conda MatchSpec, strictly: [channel::]name[ version[ build]] with = == >= <= != ~= < > , | * and no quoting.
 _CONDA = re.compile(r"(?:[A-Za-z0-9][\w.-]*(?:/[\w.-]+)*::)?[A-Za-z0-9_][\w.+-]*"
@@ -44,8 +46,8 @@ def package_list(value, parameter: str, example: str = "['numpy==1.26.4']") -> t
 
 
 def pip_requirement(value, parameter: str = "pip_packages") -> str:
-    """``value`` as the text to install: a PEP 508 requirement (normalised by ``packaging``), a wheel URL or file
-    name, or an index option; anything else (newlines, shell syntax, editable installs) is refused."""
+    """``value`` as the text to install: a PEP 508 requirement (normalised by ``packaging``), a wheel or VCS URL,
+    a wheel file name, or an index option; anything else (newlines, shell syntax, editable installs) is refused."""
     from packaging.requirements import InvalidRequirement, Requirement
 
     if not isinstance(value, str):
@@ -56,13 +58,14 @@ def pip_requirement(value, parameter: str = "pip_packages") -> str:
                       "build instruction)", "'numpy==1.26.4'")
     if text.startswith("-"):
         return pip_option(text, parameter)
-    if _WHEEL.fullmatch(text):
+    if _WHEEL.fullmatch(text) or _VCS.fullmatch(text):
         return text
     try:
         return str(Requirement(text))
     except InvalidRequirement as err:
         raise _refuse(parameter, value, f"is not a pip requirement ({str(err).splitlines()[0]})",
-                      "'numpy>=1.26,<2' or 'mypkg @ https://host/mypkg-1.0-py3-none-any.whl'") from None
+                      "'numpy>=1.26,<2', 'mypkg @ https://host/mypkg-1.0-py3-none-any.whl' or "
+                      "'mypkg @ git+https://host/repo.git@v1'") from None
 
 
 def pip_option(text: str, parameter: str) -> str:

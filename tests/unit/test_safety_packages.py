@@ -85,3 +85,12 @@ def test_no_accepted_package_string_can_add_a_build_instruction(text):
         env = build_on_acpt(default_acpt(), **({"pip_packages": (text,)} if check is pip_requirement
                                                 else {"conda_packages": (text,)}))
         assert len(env.dockerfile.splitlines()) <= 2 and env.dockerfile.startswith("FROM mcr.microsoft.com/")
+
+
+def test_v1_era_package_forms_stay_accepted():
+    for text in ("git+https://github.com/x/y.git@v1#egg=y", "torch==1.6.0+cu101", "horovod[pytorch]==0.19.5",
+                 "-f https://download.pytorch.org/whl/torch_stable.html", "https://host/x-1.0-py3-none-any.whl"):
+        assert pip_requirement(text) == text
+    for text in ("pytorch::pytorch=1.6", "numpy >=1.20", "pytorch=1.6.0=py3.7_cuda10.1.243_cudnn7.6.3_0",
+                 "conda-forge/label/cf202003::pkg", "python>=3.8,<3.11", "openssl=1.1.1*"):
+        assert conda_spec(text) == text
