@@ -194,7 +194,7 @@ class FakeState(RunHistoryMixin, ListingMixin, MetricsV2Mixin, MlflowMixin, Core
 
     def dispatch(self, method, path, query, headers, body):
         if path.startswith("/blob/"):
-            return self.blobs.handle(method, path[len("/blob/"):], query, headers, body)
+            return self._sas_refusal(query) or self.blobs.handle(method, path[len("/blob/"):], query, headers, body)
         if path.startswith("/keyvault/"):
             vault, _, rest = path[len("/keyvault/"):].partition("/")
             return self.vault.handle(method, vault, rest, headers, _json(body))
@@ -425,9 +425,34 @@ class FakeState(RunHistoryMixin, ListingMixin, MetricsV2Mixin, MlflowMixin, Core
                  if query.get("isDefault", "").lower() != "true" or self.datastores.get(n, False)]
         return 200, {}, {"value": items}
 
-    def list_datastore_secrets(self, name, **_):
+    sas_lifetime_seconds: float | None = None  # None: the hours the client asked for (expireAfterHours)
+    sas_max_requests: int | None = None  # a SAS stops working after this many blob requests (it "expired")
+
+    def _sas_refusal(self, query):
+        """Storage's 403 for a SAS past its ``se`` time (or used up, for tests): AuthenticationFailed."""
+        signature = query.get("sig")
+        if not signature:
+            return None
+        uses = self.__dict__.setdefault("_sas_uses", {})
+        uses[signature] = uses.get(signature, 0) + 1
+        expiry = query.get("se")
+        expired = bool(expiry) and expiry < time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+        if expired or (self.sas_max_requests is not None and uses[signature] > self.sas_max_requests):
+            return 403, {"x-ms-error-code": "AuthenticationFailed", "Content-Type": "application/xml"}, (
+                "<?xml version=\"1.0\" encoding=\"utf-8\"?><Error><Code>AuthenticationFailed</Code><Message>Server "
+                "failed to authenticate the request. Signed expiry time has to be after signed start time.</Message>"
+                "</Error>")
+        return None
+
+    def list_datastore_secrets(self, name, body=None, **_):
         if name not in self.datastores:
             return _not_found("Datastore", name)
+        if (body or {}).get("expirableSecret"):  # recorded: a SAS, even for an account-key datastore
+            lifetime = self.sas_lifetime_seconds or 3600 * float(body.get("expireAfterHours") or 1)
+            self.sas_issued = getattr(self, "sas_issued", 0) + 1
+            expiry = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(time.time() + lifetime))
+            return 200, {}, {"secretsType": "Sas", "sasToken": f"?sv=2026-02-06&sig=fake{self.sas_issued}&se={expiry}"
+                                                                 "&srt=co&ss=bf&sp=rcuwdl"}
         return 200, {}, {"secretsType": "AccountKey", "key": "ZmFrZS1rZXk="}
 
     # ---- data assets (v1 datasets) -------------------------------------------------------------------

@@ -150,3 +150,23 @@ def test_model_names_are_checked_before_any_request(cloud_workspace, fake_aml, t
     with pytest.raises(WebserviceException, match="model_name='m\\\\n' is not a valid model name"):
         Model.register(cloud_workspace, str(tmp_path / "model.pt"), "m\n")
     assert fake_aml.calls("PUT", r".*/models/.*") == []
+
+
+def test_a_long_upload_renews_the_datastores_sas_instead_of_failing(cloud_workspace, fake_aml, tmp_path):
+    """listSecrets answers a SAS valid for an hour, even for an account-key datastore (recorded); when the storage
+    account refuses an expired one, a fresh SAS is fetched and the upload goes on."""
+    data = tmp_path / "data"
+    data.mkdir()
+    for index in range(5):
+        (data / f"part{index}.bin").write_bytes(bytes([index]) * 10)
+    fake_aml.state.sas_max_requests = 2  # each SAS "expires" after two blob requests
+    ds = cloud_workspace.get_default_datastore()
+    ds.upload(src_dir=str(data), target_path="long", show_progress=False)
+    blobs = fake_aml.state.blobs.blobs
+    assert all(blobs[f"fakeaccount/azureml-blobstore-fake/long/part{i}.bin"] == bytes([i]) * 10 for i in range(5))
+    secrets = fake_aml.calls("POST", r"/datastores/workspaceblobstore/listSecrets$")
+    assert len(secrets) >= 3 and secrets[0].json() == {"expirableSecret": True, "expireAfterHours": 1}
+    refused = [c for c in fake_aml.calls("PUT", r"^/blob/") if c.status == 403]
+    assert refused  # the expired SAS was refused, then the same file went up with a fresh one
+    ds.download(target_path=str(tmp_path / "back"), prefix="long", show_progress=False)
+    assert (tmp_path / "back" / "long" / "part4.bin").read_bytes() == bytes([4]) * 10

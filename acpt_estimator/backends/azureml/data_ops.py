@@ -14,7 +14,21 @@ from .client import first_line, azure_errors, ml_client
 
 
 def _container(workspace, datastore_name: str):
-    """A ContainerClient for the datastore, using its stored key/SAS or else the workspace's credential."""
+    """A ContainerClient for the datastore (its SAS renewed as it nears expiry) and the account's URL."""
+    from .datastore_sas import RenewingContainer
+
+    made = []
+
+    def make():
+        client, account_url = _new_container(workspace, datastore_name)
+        made.append(account_url)
+        return client
+
+    return RenewingContainer(make), made[0]
+
+
+def _new_container(workspace, datastore_name: str):
+    """A ContainerClient using the datastore's secret (the service answers a SAS) or the workspace's credential."""
     from azure.ai.ml.entities import AzureBlobDatastore
     from azure.storage.blob import ContainerClient
 
@@ -243,6 +257,11 @@ def _reachable(datastore_name: str, account_url: str, writing: bool = False):
             f"Could not reach the storage account of datastore {datastore_name!r} at {account_url} "
             f"({first_line(err)}). Check the network/firewall settings of the storage account.") from None
     except HttpResponseError as err:
+        if err.status_code == 403 and getattr(err, "error_code", None) == "AuthenticationFailed":
+            raise UserErrorException(
+                f"The storage account of datastore {datastore_name!r} ({account_url}) refused the datastore's "
+                f"credentials for the {action} ({first_line(err)}), also after a fresh SAS was fetched. Check the "
+                "datastore's account key or SAS in the Azure ML studio (Data > Datastores).") from None
         if err.status_code == 403:
             raise UserErrorException(
                 f"The storage account of datastore {datastore_name!r} ({account_url}) refused the {action} "
