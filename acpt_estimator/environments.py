@@ -388,6 +388,12 @@ def is_curated_name(name: str) -> bool:
         name.lower().startswith("azureml-acpt")
 
 
+def known_curated_name(name) -> bool:
+    """A curated name this project resolves: an ACPT environment of the catalog, or a v1-era PyTorch one that maps
+    forward (``AzureML-PyTorch-1.6-GPU``)."""
+    return isinstance(name, str) and (name.startswith(_OLD_CURATED_PREFIXES) or acpt_for_name(name) is not None)
+
+
 def named_environment(name: str, version=None, label=None) -> EnvironmentSpec:
     """A curated (``AzureML-*``) or workspace environment by name; old PyTorch curated names map forward."""
     if name.startswith(_OLD_CURATED_PREFIXES):

@@ -108,3 +108,30 @@ def _requirements(tmp_path):
     path = tmp_path / "requirements.txt"
     path.write_text("pyyaml\n")
     return path
+
+
+def test_v1_era_curated_environments_through_every_path_in_the_workspace(fake_aml, cloud_workspace, make_project,
+                                                                         caplog):
+    from acpt_estimator.environments import default_acpt
+
+    old, ws = "AzureML-PyTorch-1.6-GPU", cloud_workspace
+    Environment.from_docker_image("team-env", "myacr.azurecr.io/train:1").register(ws)
+    assert old in ws.environments and old in Environment.list(ws) and "nope" not in ws.environments
+    paths = {"ws.environments[name]": lambda: ws.environments[old],
+             "ws.environments.get": lambda: ws.environments.get(old),
+             "Environment.list(ws)[name]": lambda: Environment.list(ws)[old],
+             "Environment.get(ws, name)": lambda: Environment.get(ws, old),
+             "Environment.get(ws, name, version)": lambda: Environment.get(ws, old, "1")}
+    wanted = f"azureml:{default_acpt().workspace_name}@latest"
+    for path, reach in paths.items():
+        caplog.clear()
+        env = reach()
+        assert env.name == old and environment_for(env._to_spec()) == wanted, path
+        assert f"Curated environment '{old}' no longer exists" in caplog.text, path
+    assert list(ws.environments) == ["team-env"]  # the listing is the workspace's; curated ones live in the registry
+
+    Experiment(ws, "curated-exp").submit(ScriptRunConfig(make_project(), script="train.py",
+                                                          compute_target="gpu-cluster",
+                                                          environment=ws.environments[old]))
+    body = [r for r in fake_aml.calls("PUT", r"/jobs/[^/]+$") if r.status in (200, 201)][-1].json()["properties"]
+    assert body["environmentId"] == wanted

@@ -227,3 +227,37 @@ def test_workspace_collections_are_name_keyed(ws, tmp_path):
     Environment("my-env").register(ws)
     assert list(ws.environments) == ["my-env"] and isinstance(ws.environments["my-env"], Environment)
     assert ws.experiments == {}  # no local runs yet (tests/integration/test_local_metrics.py covers one)
+
+
+OLD_CURATED = "AzureML-PyTorch-1.6-GPU"
+
+
+def curated_paths(ws):
+    """Every way v1 code reaches a curated environment, by name (issue 21 item 5)."""
+    from azureml.core import Environment
+
+    return {"ws.environments[name]": lambda n: ws.environments[n], "ws.environments.get": ws.environments.get,
+            "Environment.list(ws)[name]": lambda n: Environment.list(ws)[n],
+            "Environment.get(ws, name)": lambda n: Environment.get(ws, n),
+            "Environment.get(ws, name, version)": lambda n: Environment.get(ws, n, "1")}
+
+
+def test_v1_era_curated_environments_through_every_path_locally(ws, caplog):
+    from azureml.core import Environment
+
+    from acpt_estimator.environments import default_acpt
+
+    assert OLD_CURATED in ws.environments and OLD_CURATED in Environment.list(ws)
+    assert "nope" not in ws.environments and ws.environments.get("nope") is None
+    with pytest.raises(KeyError):
+        ws.environments["nope"]
+    for path, reach in curated_paths(ws).items():
+        caplog.clear()
+        env = reach(OLD_CURATED)
+        assert isinstance(env, Environment) and env.name == OLD_CURATED, path
+        assert env._to_spec().name == default_acpt().workspace_name, path
+        assert f"Curated environment '{OLD_CURATED}' no longer exists; using {default_acpt().workspace_name}" \
+            in caplog.text, path
+    current = ws.environments[default_acpt().workspace_name]
+    assert current.docker.base_image == default_acpt().image
+    assert list(ws.environments) == []  # listing shows registered environments; curated ones live in the registry

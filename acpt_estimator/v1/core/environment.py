@@ -254,14 +254,16 @@ class Environment:
 
     @staticmethod
     def list(workspace):
-        """``{name: Environment}``: the latest version of each registered environment."""
+        """``{name: Environment}``: the latest version of each registered environment; curated names are found in
+        it too (``Environments``)."""
         if _is_local(workspace):
             from acpt_estimator.v1.core import _environment_store
 
-            return _environment_store.latest_of_each()
+            return Environments(workspace, _environment_store.latest_of_each())
         from acpt_estimator.backends.azureml.assets import environment_names
 
-        return {name: Environment.get(workspace, name) for name in environment_names(workspace)}
+        names = environment_names(workspace)
+        return Environments(workspace, {name: Environment.get(workspace, name) for name in names})
 
     def build(self, workspace, image_build_compute=None):
         """Registers the environment; v2 builds its image on the service when a job first uses it."""
@@ -379,6 +381,28 @@ class Environment:
 
     def __str__(self) -> str:
         return repr(self)
+
+
+class Environments(dict):
+    """``ws.environments`` and ``Environment.list(ws)``: the registered environments by name, and, as v1 listed the
+    curated ones beside them, curated names found by ``[]``, ``in`` and ``get``: ACPT ones and the v1-era names that
+    map forward (``AzureML-PyTorch-1.6-GPU``), each giving what ``Environment.get(ws, name)`` gives. Iterating shows
+    the registered ones only: v2 keeps curated environments in the ``azureml`` registry, not in the workspace."""
+
+    def __init__(self, workspace, registered: dict):
+        super().__init__(registered)
+        self._workspace = workspace
+
+    def __missing__(self, name):
+        if not engine.known_curated_name(name):
+            raise KeyError(name)
+        return Environment.get(self._workspace, name)
+
+    def __contains__(self, name) -> bool:
+        return dict.__contains__(self, name) or engine.known_curated_name(name)
+
+    def get(self, name, default=None):
+        return self[name] if name in self else default
 
 
 class EnvironmentReference:

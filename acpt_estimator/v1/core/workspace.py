@@ -229,10 +229,10 @@ class Workspace:
 
     @property
     def environments(self) -> dict:
-        """v1: name -> the latest version of each registered environment."""
+        """v1: name -> the latest version of each registered environment; curated names are found too."""
         from acpt_estimator.v1.core.environment import Environment
 
-        return dict(Environment.list(self))
+        return Environment.list(self)
 
     @property
     def experiments(self) -> dict:
