@@ -85,9 +85,16 @@ def create(cls, name, auth, subscription_id, resource_group, location, exist_ok,
 
 def v2_workspace(name, location, resource_group, fields: dict):
     """The v2 ``Workspace`` for v1's ``Workspace.create`` arguments (existing resources by ARM id, as v1 took them)."""
+    from azure.ai.ml.entities import CustomerManagedKey, IdentityConfiguration, ManagedIdentityConfiguration
     from azure.ai.ml.entities import Workspace as V2Workspace
 
-    return V2Workspace(name=name, location=location, resource_group=resource_group,
+    key = CustomerManagedKey(key_vault=fields["cmk_keyvault"], key_uri=fields["resource_cmk_uri"]) \
+        if fields.get("cmk_keyvault") else None
+    identity_id = fields.get("primary_user_assigned_identity")
+    identity = IdentityConfiguration(type="system_assigned,user_assigned", user_assigned_identities=[
+        ManagedIdentityConfiguration(resource_id=identity_id)]) if identity_id else None
+    return V2Workspace(name=name, location=location, resource_group=resource_group, customer_managed_key=key,
+                       primary_user_assigned_identity=identity_id, identity=identity,
                        display_name=fields.get("friendly_name"), tags=fields.get("tags"),
                        hbi_workspace=bool(fields.get("hbi_workspace")), storage_account=fields.get("storage_account"),
                        key_vault=fields.get("key_vault"), application_insights=fields.get("app_insights"),

@@ -75,6 +75,10 @@ class Dataset:
     def from_delimited_files(path, separator=",", header=True, encoding="utf8", quoting=False,
                              infer_column_types=True, skip_rows=0, skip_mode=None, comment=None, include_path=False,
                              archive_options=None, partition_format=None):
+        from acpt_estimator.v1 import _params
+
+        _params.check("Dataset.from_delimited_files", quoting=quoting, skip_rows=skip_rows, skip_mode=skip_mode,
+                      comment=comment, archive_options=archive_options)
         return _legacy("from_delimited_files", TabularDatasetFactory.from_delimited_files, path,
                        separator=separator, header=header, encoding=encoding, include_path=include_path,
                        infer_column_types=infer_column_types, partition_format=partition_format)
@@ -87,6 +91,9 @@ class Dataset:
     @staticmethod
     def from_json_files(path, encoding="utf8", flatten_nested_arrays=False, include_path=False,
                         partition_format=None):
+        from acpt_estimator.v1 import _params
+
+        _params.check("Dataset.from_json_files", flatten_nested_arrays=flatten_nested_arrays)
         return _legacy("from_json_files", TabularDatasetFactory.from_json_lines_files, path, encoding=encoding,
                        include_path=include_path, partition_format=partition_format)
 

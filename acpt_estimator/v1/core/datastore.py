@@ -101,7 +101,13 @@ class Datastore:
                                       create_if_not_exists=False, skip_validation=False, blob_cache_timeout=None,
                                       grant_workspace_access=False, subscription_id=None, resource_group=None):
         """Register a blob container (v2 ``datastores.create_or_update``); locally a datastore folder."""
+        from acpt_estimator.v1 import _params
         from acpt_estimator.v1.core import _datastore_registry as registry
+
+        _params.check("Datastore.register_azure_blob_container", create_if_not_exists=create_if_not_exists,
+                      grant_workspace_access=grant_workspace_access, subscription_id=subscription_id,
+                      resource_group=resource_group, skip_validation=skip_validation,
+                      blob_cache_timeout=blob_cache_timeout)
 
         fields = registry.fields("AzureBlob", container_name, account_name, protocol, endpoint)
         registry.register(workspace, datastore_name, fields, overwrite, secret=account_key or sas_token,
@@ -113,7 +119,11 @@ class Datastore:
                                   account_key=None, protocol=None, endpoint=None, overwrite=False,
                                   create_if_not_exists=False, skip_validation=False):
         """Register a file share (v2 ``AzureFileDatastore``); locally a datastore folder."""
+        from acpt_estimator.v1 import _params
         from acpt_estimator.v1.core import _datastore_registry as registry
+
+        _params.check("Datastore.register_azure_file_share", create_if_not_exists=create_if_not_exists,
+                      skip_validation=skip_validation)
 
         fields = registry.fields("AzureFile", file_share_name, account_name, protocol, endpoint)
         registry.register(workspace, datastore_name, fields, overwrite, secret=account_key or sas_token,

@@ -86,7 +86,11 @@ class Experiment:
         if view_type == ViewType.ARCHIVED_ONLY:
             return []
         names = [n for n in experiment_names(workspace) if experiment_name in (None, n)]
-        return [Experiment(workspace, n, _skip_name_validation=True) for n in names]
+        found = [Experiment(workspace, n, _skip_name_validation=True) for n in names]
+        from acpt_estimator.tracking import tags_match
+
+        # tags: v1's experiment tag filter (in a cloud workspace, reading experiment tags refuses, naming MLflow)
+        return [e for e in found if tags_match(e.tags, tags)] if tags else found
 
     @property
     def archived_time(self):

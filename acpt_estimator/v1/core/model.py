@@ -130,6 +130,9 @@ class Model:
     def list(workspace, name=None, tags=None, properties=None, run_id=None, latest=False, dataset_id=None,
              expand=True, page_count=255, model_framework=None) -> list:
         """Registered models, filtered like v1 (tags: keys or [key, value] pairs; properties the same)."""
+        from acpt_estimator.v1 import _params
+
+        _params.check("Model.list", dataset_id=dataset_id, expand=expand, page_count=page_count)
         found = [r for r in _model_store.store(workspace).list(name)
                  if _matches(r, tags, properties, run_id, model_framework)]
         if latest:

@@ -88,12 +88,27 @@ class Workspace:
                default_gpu_compute_target=None, private_endpoint_config=None, private_endpoint_auto_approval=True,
                exist_ok=False, show_output=True, user_assigned_identity_for_cmk_encryption=None,
                system_datastores_auth_mode="accessKey", v1_legacy_mode=None) -> "Workspace":
-        """v2 workspace get (``exist_ok``) or create; with local runs forced, the local workspace."""
+        """v2 workspace get (``exist_ok``) or create; with local runs forced, the local workspace. Settings v2
+        cannot apply are refused before anything is created (v1._params); the key and identity ones are sent."""
+        from acpt_estimator.v1 import _params
+
+        _params.check("Workspace.create", adb_workspace=adb_workspace, private_endpoint_config=private_endpoint_config,
+                      private_endpoint_auto_approval=private_endpoint_auto_approval,
+                      user_assigned_identity_for_cmk_encryption=user_assigned_identity_for_cmk_encryption,
+                      default_cpu_compute_target=default_cpu_compute_target,
+                      default_gpu_compute_target=default_gpu_compute_target, v1_legacy_mode=v1_legacy_mode, sku=sku,
+                      create_resource_group=create_resource_group)
+        if bool(cmk_keyvault) != bool(resource_cmk_uri):
+            raise UserErrorException(
+                f"Workspace.create(cmk_keyvault={cmk_keyvault!r}, resource_cmk_uri={resource_cmk_uri!r}): a "
+                "customer-managed key needs both, the key vault's ARM id and the key's URI.")
         if local_mode():
             return Workspace._local(name)
         from acpt_estimator.v1.core import _workspace_service
 
         fields = {"friendly_name": friendly_name, "tags": tags, "hbi_workspace": hbi_workspace,
+                  "cmk_keyvault": cmk_keyvault, "resource_cmk_uri": resource_cmk_uri,
+                  "primary_user_assigned_identity": primary_user_assigned_identity,
                   "storage_account": storage_account, "key_vault": key_vault, "app_insights": app_insights,
                   "container_registry": container_registry,
                   "system_datastores_auth_mode": system_datastores_auth_mode}
@@ -177,6 +192,12 @@ class Workspace:
                service_managed_resources_settings=None, primary_user_assigned_identity=None,
                allow_public_access_when_behind_vnet=None, v1_legacy_mode=None) -> None:
         """v2 ``begin_update`` of display name, description, tags and image build compute."""
+        from acpt_estimator.v1 import _params
+
+        _params.check("Workspace.update", service_managed_resources_settings=service_managed_resources_settings,
+                      primary_user_assigned_identity=primary_user_assigned_identity,
+                      allow_public_access_when_behind_vnet=allow_public_access_when_behind_vnet,
+                      v1_legacy_mode=v1_legacy_mode)
         if self._offline:
             if tags is not None:
                 self._tags = dict(tags)

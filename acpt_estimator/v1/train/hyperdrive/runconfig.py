@@ -40,6 +40,10 @@ class HyperDriveConfig:
     def __init__(self, hyperparameter_sampling, primary_metric_name, primary_metric_goal, max_total_runs,
                  max_concurrent_runs=None, max_duration_minutes=10080, policy=None, estimator=None, run_config=None,
                  resume_from=None, resume_child_runs=None, pipeline=None, debug_flag=None, custom_run_id=None):
+        from acpt_estimator.v1 import _params
+
+        _params.check("HyperDriveConfig", resume_from=resume_from, resume_child_runs=resume_child_runs,
+                      custom_run_id=custom_run_id, debug_flag=debug_flag)
         given = [n for n, v in (("estimator", estimator), ("run_config", run_config), ("pipeline", pipeline))
                  if v is not None]
         if not given:

@@ -1,0 +1,131 @@
+"""No v1 parameter accepted and ignored (issue 21 item 6): each table entry of v1._params refuses (before anything
+is created, naming the v2 replacement) or warns; the honoured ones do what v1 did; and the AST scan finds no
+unread v1 parameter in the functions brought under the rule so far."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from acpt_estimator.exceptions import UserErrorException, V1NotSupportedException
+from acpt_estimator.v1 import _params
+from tests.unit.golden_cases import SRC
+from tests.unit.test_safety_store import ws  # noqa: F401 - the local store fixture
+from tests.v1_params import scan
+
+@pytest.fixture(autouse=True)
+def _data(ws, tmp_path):  # noqa: F811
+    (tmp_path / "d").mkdir()
+    (tmp_path / "d" / "a.csv").write_text("x,y\n1,2\n")
+    (tmp_path / "d" / "a.json").write_text('{"x": 1}\n')
+    ws.get_default_datastore().upload(src_dir=str(tmp_path / "d"), target_path="d", show_progress=False)
+
+
+# A value other than v1's default, per default.
+_SET = {None: "given", True: False, False: True, "basic": "enterprise", 0: 3, 255: 10}
+
+
+def _call(member: str, ws, **kw):  # noqa: F811
+    from acpt_estimator import ScriptRunConfig
+    from acpt_estimator.v1.core.dataset import Dataset
+    from acpt_estimator.v1.core.datastore import Datastore
+    from acpt_estimator.v1.core.model import Model
+    from acpt_estimator.v1.core.workspace import Workspace
+    from acpt_estimator.v1.train.hyperdrive.parameter_expressions import choice
+    from acpt_estimator.v1.train.hyperdrive.policy import PrimaryMetricGoal
+    from acpt_estimator.v1.train.hyperdrive.runconfig import HyperDriveConfig
+    from acpt_estimator.v1.train.hyperdrive.sampling import RandomParameterSampling
+
+    calls = {
+        "Workspace.create": lambda: Workspace.create("w", subscription_id="s", resource_group="rg", **kw),
+        "Workspace.update": lambda: ws.update(**kw),
+        "HyperDriveConfig": lambda: HyperDriveConfig(
+            RandomParameterSampling({"--lr": choice(1, 2)}), "acc", PrimaryMetricGoal.MAXIMIZE, 2,
+            run_config=ScriptRunConfig(SRC, script="train.py", compute_target="local"), **kw),
+        "Datastore.register_azure_blob_container": lambda: Datastore.register_azure_blob_container(
+            ws, "blobs", "container", "account", account_key="a2V5", **kw),
+        "Datastore.register_azure_file_share": lambda: Datastore.register_azure_file_share(
+            ws, "files", "share", "account", account_key="a2V5", **kw),
+        "Model.list": lambda: Model.list(ws, **kw),
+        "Dataset.from_delimited_files": lambda: Dataset.from_delimited_files((ws.get_default_datastore(), "d/a.csv"),
+                                                                           **kw),
+        "Dataset.from_json_files": lambda: Dataset.from_json_files((ws.get_default_datastore(), "d/a.json"), **kw),
+    }
+    return calls[member]()
+
+
+def _store_listing():
+    home = os.environ["ACPT_ESTIMATOR_HOME"]
+    return sorted(os.path.relpath(os.path.join(d, n), home) for d, _, ns in os.walk(home) for n in ns)
+
+
+@pytest.mark.parametrize("member,param", sorted(_params.PARAMS), ids=lambda v: str(v))
+def test_each_table_entry_refuses_or_warns(ws, monkeypatch, member, param):  # noqa: F811
+    monkeypatch.setattr(_params, "_warned", set())
+    default, action, why, instead = _params.PARAMS[(member, param)]
+    value = _SET[default]
+    before = _store_listing()
+    if action == "refuse":
+        with pytest.raises(V1NotSupportedException) as caught:
+            _call(member, ws, **{param: value})
+        assert f"{member}({param}={value!r})" in caught.value.message and instead in caught.value.message
+        assert _store_listing() == before  # refused before anything was created
+    else:
+        with pytest.warns(UserWarning, match=rf"{member}\({param}=.*has no effect"):
+            _call(member, ws, **{param: value})
+    _call(member, ws, **{param: default})  # v1's default: accepted silently (or refused for another reason: no)
+
+
+def test_a_customer_managed_key_and_identity_are_sent_to_v2():
+    from acpt_estimator.v1.core._workspace_service import v2_workspace
+
+    vault = "/subscriptions/s/resourceGroups/r/providers/Microsoft.KeyVault/vaults/kv"
+    identity = "/subscriptions/s/resourceGroups/r/providers/Microsoft.ManagedIdentity/userAssignedIdentities/i"
+    entity = v2_workspace("w", "eastus", "rg", {"cmk_keyvault": vault, "resource_cmk_uri": "https://kv/keys/k/1",
+                                                "primary_user_assigned_identity": identity, "hbi_workspace": True})
+    assert (entity.customer_managed_key.key_vault, entity.customer_managed_key.key_uri) == (vault, "https://kv/keys/k/1")
+    assert entity.primary_user_assigned_identity == identity and entity.hbi_workspace
+    assert [i.resource_id for i in entity.identity.user_assigned_identities] == [identity]
+
+
+def test_half_a_customer_managed_key_is_refused():
+    from acpt_estimator.v1.core.workspace import Workspace
+
+    with pytest.raises(UserErrorException, match="needs both"):
+        Workspace.create("w", subscription_id="s", resource_group="rg", cmk_keyvault="/subscriptions/s/vault")
+
+
+def test_experiment_list_filters_on_tags(ws):  # noqa: F811
+    from acpt_estimator.v1.core.experiment import Experiment
+
+    for name, team in (("a", "vision"), ("b", "nlp")):
+        experiment = Experiment(ws, name)
+        experiment.start_logging().complete()
+        experiment.set_tags({"team": team})
+    assert [e.name for e in Experiment.list(ws, tags={"team": "nlp"})] == ["b"]
+    assert sorted(e.name for e in Experiment.list(ws)) == ["a", "b"]
+
+
+# The functions brought under the rule so far: every v1 parameter is read, or in the table above.
+COVERED = ("Workspace.create", "Workspace.update", "HyperDriveConfig.__init__", "register_azure_blob_container",
+           "register_azure_file_share", "Model.list", "Experiment.list", "Dataset.from_delimited_files",
+           "Dataset.from_json_files")
+
+
+def test_no_covered_function_swallows_a_v1_parameter():
+    found = {k: v for k, v in scan().items() if k.split(":")[1].endswith(COVERED)}
+    assert found == {}
+
+
+def test_the_scan_finds_a_swallowed_parameter():
+    from tests.v1_params import unread
+
+    def swallowing(workspace, name, tags=None, **kwargs):
+        return workspace, name
+
+    def handing_on(workspace, **kwargs):
+        return workspace, dict(kwargs)
+
+    assert unread(swallowing, ["workspace", "name", "tags", "expand"]) == ["tags", "expand"]
+    assert unread(handing_on, ["workspace", "expand"]) == []
