@@ -247,7 +247,7 @@ class Services:
         policies = [HeadersPolicy(), UserAgentPolicy("acpt-estimator"), RetryPolicy()]
         if authed:  # SAS URLs (logs, artifact content) carry their own signature: never send them a token
             ml_client(self.workspace)
-            policies.append(BearerTokenCredentialPolicy(self.workspace._credential, arm_scope(self.workspace)))
+            policies.append(BearerTokenCredentialPolicy(self.workspace._credential, self._scope()))
         return PipelineClient(base_url="https://management.azure.com", policies=policies)
 
     def send(self, method: str, url: str, *, authed: bool = True, json=None, params=None, stream=False):
@@ -271,7 +271,12 @@ class Services:
 
     def token(self) -> str:
         ml_client(self.workspace)
-        return self.workspace._credential.get_token(arm_scope(self.workspace)).token
+        return self.workspace._credential.get_token(self._scope()).token
+
+    def _scope(self) -> str:
+        from .credentials import data_plane_scope
+
+        return data_plane_scope(self.workspace._credential, arm_scope(self.workspace))
 
 
 def services(workspace) -> Services:

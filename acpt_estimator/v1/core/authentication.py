@@ -187,8 +187,13 @@ class TokenAuthentication(AbstractAuthentication):
     def get_token(self, *scopes, **kwargs):
         from azure.core.credentials import AccessToken as CoreToken
 
-        arm = not scopes or any(s in ARM_SCOPES.values() or "//management." in s for s in scopes)
-        answer = self._get_token_for_audience(Audience.ARM if arm else Audience.AZUREML)
+        from acpt_estimator.backends.azureml.credentials import scope_kind
+
+        kinds = {scope_kind(s) for s in scopes} or {"arm"}
+        if kinds & {"storage", "vault"}:  # v1's callback knows two audiences only: ARM's token is not storage's
+            _refuse_scope("TokenAuthentication", scopes, "its get_token_for_audience callback answers for "
+                          "Audience.ARM and Audience.AZUREML only")
+        answer = self._get_token_for_audience(Audience.ARM if "arm" in kinds else Audience.AZUREML)
         token, expires_on = answer if isinstance(answer, tuple) else (answer, None)
         _check_token("The token from get_token_for_audience", token)
         return CoreToken(token, int(expires_on or time.time() + 3600))
@@ -222,7 +227,29 @@ class AzureMLTokenAuthentication(AbstractAuthentication):
         self.experiment_id, self.user_email = experiment_id, user_email
 
     def to_credential(self):
-        return _StaticToken(self._token, self._expires_on)
+        return _AzureMLToken(self._token, self._expires_on)
+
+
+class _AzureMLToken(_StaticToken):
+    """A run's Azure ML token: valid for Azure ML's data plane only, never sent to ARM or storage."""
+
+    azureml_only = True
+
+    def get_token(self, *scopes, **kwargs):
+        from acpt_estimator.backends.azureml.credentials import scope_kind
+
+        if any(scope_kind(s) in ("arm", "storage", "vault") for s in scopes):
+            _refuse_scope("AzureMLTokenAuthentication", scopes, "it holds a run's Azure ML token, whose audience "
+                          "is Azure ML's data plane (run history, artifacts, metrics)")
+        return super().get_token(*scopes, **kwargs)
+
+
+def _refuse_scope(auth: str, scopes, why: str) -> None:
+    from azure.core.exceptions import ClientAuthenticationError
+
+    raise ClientAuthenticationError(
+        f"{auth} cannot give a token for {', '.join(scopes)}: {why}. Use ServicePrincipalAuthentication, "
+        "MsiAuthentication or an azure-identity credential for Azure Resource Manager and storage calls.")
 
 
 __all__ = sorted(["AbstractAuthentication", "AccessToken", "ArmTokenAuthentication", "Audience",
