@@ -128,8 +128,9 @@ class _Walker:
         if self.store is not None and rel + "/" == self.store:
             return
         if is_link and not is_inside(self.real_root, path):
-            if not self._ignored(real_dir, name, folder=True):
-                self.outside.append(rel)
+            # Named even when ignored: azure-ai-ml walks linked folders and matches their files by their real
+            # path (outside, so no pattern matches), uploading them whatever the ignore file says.
+            self.outside.append(rel)
             return
         if not is_link and self.prune and self._ignored(real_dir, name, folder=True):
             return

@@ -55,10 +55,13 @@ def check_snapshot(source_directory: str, upload: bool = True, entry_script: str
             f"source_directory={source_directory!r} holds entries that are not regular files or folders, which a "
             f"snapshot never opens or copies:\n{named}\nRemove them, or list them in {ignore}.")
     if listing.outside:
+        folders = [rel for rel in listing.outside if os.path.isdir(os.path.join(source_directory, rel))]
+        fix = (f" Links to folders cannot be ignored ({folders[:10]}): the upload follows them whatever {ignore} says; "
+               "remove them." if folders else "")
         raise SnapshotException(
             f"source_directory={source_directory!r} holds symbolic links that lead outside it: {listing.outside[:10]}. "
             "A job's snapshot never follows them (an upload would copy whatever they point at, keys included). "
-            f"Copy the files into source_directory, or list the links in {ignore}.")
+            f"Copy the files into source_directory, or list the links in {ignore}.{fix}")
     files = listing.files
     if entry_script is not None:
         _check_entry_script(source_directory, entry_script, files, ignore)

@@ -117,6 +117,20 @@ def test_property_the_listing_equals_azure_ai_mls_upload_list(tmp_path_factory, 
     assert list_snapshot(str(root)).files == uploaded
 
 
+def test_an_ignored_link_to_a_folder_outside_is_still_refused_since_the_upload_follows_it(src, tmp_path):
+    from azure.ai.ml._utils._asset_utils import get_ignore_file, get_upload_files_from_folder
+
+    (tmp_path / "home").mkdir()
+    (tmp_path / "home" / "id_rsa").write_text("k")
+    os.symlink(tmp_path / "home", src / "cache")
+    (src / ".amlignore").write_text("cache/\n")
+    uploaded = [dest for _, dest in get_upload_files_from_folder(str(src), prefix="p",
+                                                                  ignore_file=get_ignore_file(str(src)))]
+    assert "p/cache/id_rsa" in uploaded  # what azure-ai-ml would send despite the ignore file
+    with pytest.raises(SnapshotException, match=r"lead outside it: \['cache'\].*Links to folders cannot be ignored"):
+        check_snapshot(str(src))
+
+
 @pytest.mark.parametrize("name, text, what", [
     ("analysis.ipynb", json.dumps({"cells": [{"cell_type": "code", "source": ["print(url)"], "outputs": [
         {"output_type": "stream", "text": ["reading\n", SAS + "\n"]}]}]}, indent=1),
@@ -165,3 +179,63 @@ def test_the_copy_takes_only_the_checked_list(src, tmp_path):
     os.mkfifo(src / "late")  # appears after the check: never opened
     assert copy_snapshot(str(src), str(tmp_path / "copy"), files) == ["train.py"]
     assert os.listdir(tmp_path / "copy") == ["train.py"]
+
+
+_SPECIAL = ("fifo", "socket", "dangling", "loop", "dirlink-up", "link-out", "dirlink-out")
+_NEVER_IGNORED = ("dirlink-up", "dirlink-out")  # the uploader walks linked folders whatever the ignore file says
+_KINDS = st.sampled_from(["file", "dir", "fifo", "socket", "link-in", "link-out", "dangling", "loop", "dirlink-up",
+                          "dirlink-out"])
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(entries=st.lists(st.tuples(st.sampled_from(["", "d/", "d/e/"]), _KINDS), min_size=1, max_size=8),
+       ignored=st.booleans())
+def test_property_only_regular_files_are_listed_and_every_other_kind_is_named(tmp_path_factory, entries, ignored):
+    root = tmp_path_factory.mktemp("kinds")
+    outside = tmp_path_factory.mktemp("outside") / "secret.txt"
+    outside.write_text("x")
+    socks = []
+    made = {}
+    for index, (folder, kind) in enumerate(entries):
+        (root / folder).mkdir(parents=True, exist_ok=True)
+        path = root / folder / f"{kind}{index}"
+        if kind == "file":
+            path.write_text("x")
+        elif kind == "dir":
+            path.mkdir()
+        elif kind == "fifo":
+            os.mkfifo(path)
+        elif kind == "socket":
+            sock = socket.socket(socket.AF_UNIX)
+            sock.bind(str(path))
+            socks.append(sock)
+        elif kind == "link-in":
+            (root / "target.txt").write_text("x")
+            os.symlink(root / "target.txt", path)
+        elif kind == "link-out":
+            os.symlink(outside, path)
+        elif kind == "dangling":
+            os.symlink(root / "nowhere", path)
+        elif kind == "loop":
+            os.symlink(path.name, path)
+        elif kind == "dirlink-out":
+            os.symlink(outside.parent, path)
+        else:
+            os.symlink(os.path.relpath(root, path.parent), path)
+        made[f"{folder}{kind}{index}"] = kind
+    if ignored:
+        (root / ".amlignore").write_text("".join(f"{rel}\n" for rel, kind in made.items() if kind in _SPECIAL))
+    try:
+        listing = list_snapshot(str(root))
+    finally:
+        for sock in socks:
+            sock.close()
+    assert all(os.path.isfile(root / rel) and not stat.S_ISFIFO(os.stat(root / rel).st_mode) for rel in listing.files)
+    named = set(listing.outside) | {rel for rel, _ in listing.refused}
+    for rel, kind in made.items():
+        if kind in _NEVER_IGNORED:
+            assert rel in named, (rel, kind, listing)
+        elif kind in _SPECIAL:
+            assert (rel in named) != ignored, (rel, kind, listing)
+        elif kind in ("file", "link-in"):
+            assert rel in listing.files, (rel, listing)
