@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import importlib
 
+from ..services import is_local
+
 _MODULES = {
     "capture": "acpt_estimator.backends.capture",
     "local": "acpt_estimator.backends.local",
@@ -42,7 +44,7 @@ def find_run(workspace, run_id: str, experiment=None):
     run = find_local(run_id, experiment)
     if run is not None:
         return run
-    if getattr(workspace, "_offline", True):
+    if is_local(workspace):
         raise UserErrorException(
             f"No run {run_id!r} in the local store ($ACPT_ESTIMATOR_HOME, default ./.acpt) and the workspace "
             f"{getattr(workspace, 'name', workspace)!r} is local-only; pass the run id of a local run, or a "
@@ -57,7 +59,7 @@ def experiment_names(workspace) -> list:
     from .local.experiments import experiment_names as local_names
 
     names = local_names()
-    if not getattr(workspace, "_offline", True):
+    if not is_local(workspace):
         from .azureml.submission import experiment_names as cloud_names
 
         names += [n for n in cloud_names(workspace) if n not in names]

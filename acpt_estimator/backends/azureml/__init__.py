@@ -23,8 +23,10 @@ def submit_sweep(config, experiment, tags=None):
 
 def list_runs(experiment, type=None, tags=None, properties=None, include_children=False):
     """Cloud runs of the experiment, filtered by run history; none for local-only workspaces."""
+    from ...services import is_local
+
     workspace = experiment.workspace
-    if getattr(workspace, "_offline", True):
+    if is_local(workspace):
         return
     from .listing import experiment_runs, run_from_record
 

@@ -69,14 +69,10 @@ class Experiment:
 
     def start_logging(self, *args, outputs=None, snapshot_directory=None, display_name=None, **kwargs):
         """An interactive run: log to it from this process, then ``complete()`` (or use it in ``with``)."""
+        from acpt_estimator.services import services_for
         from acpt_estimator.v1.core._run_handle import wrap
 
-        if not getattr(self.workspace, "_offline", True):  # an MLflow run in the workspace
-            from acpt_estimator.backends.azureml.interactive import start
-        else:
-            from acpt_estimator.backends.local.run import start_interactive as start
-
-        return wrap(start(self, display_name=display_name), self)
+        return wrap(services_for(self.workspace).experiments.start_logging(self, display_name=display_name), self)
 
     @staticmethod
     def list(workspace, experiment_name=None, view_type=ViewType.ACTIVE_ONLY, tags=None):
@@ -109,13 +105,9 @@ class Experiment:
         return "https://learn.microsoft.com/python/api/azureml-core/azureml.core.experiment.experiment"
 
     def get_portal_url(self) -> str:
-        ws = self.workspace
-        if getattr(ws, "_offline", True):
-            from acpt_estimator.backends.local.store import file_uri, home
+        from acpt_estimator.services import services_for
 
-            return file_uri(home())
-        return (f"https://ml.azure.com/experiments/{self.name}"
-                + self.WORKSPACE_FMT.format(ws.subscription_id, ws.resource_group, ws.name))
+        return services_for(self.workspace).experiments.portal_url(self)
 
     @property
     def portal_url(self) -> str:
@@ -138,11 +130,12 @@ class Experiment:
         self._tag_store().remove([tags] if isinstance(tags, str) else list(tags))
 
     def _tag_store(self):
-        if not getattr(self.workspace, "_offline", True):
-            refuse("Experiment.tags (in an Azure ML workspace)", *_CLOUD_TAGS)
-        from acpt_estimator.backends.local.experiments import ExperimentTags
+        from acpt_estimator.services import services_for
 
-        return ExperimentTags(self.name)
+        store = services_for(self.workspace).experiments.tags(self.name)
+        if store is None:
+            refuse("Experiment.tags (in an Azure ML workspace)", *_CLOUD_TAGS)
+        return store
 
     archive = refused("Experiment.archive", *_NO_ARCHIVE)
     reactivate = refused("Experiment.reactivate", *_NO_ARCHIVE)

@@ -122,7 +122,7 @@ class Model:
         if path is not None:
             return path
         if _workspace is None or _model_store.is_local(_workspace):
-            return Model._from_record(None, _model_store.LocalModels().get(model_name, version)).url
+            return Model._from_record(None, _model_store.store(None).get(model_name, version)).url
         model = Model(_workspace, model_name, version=version)
         return model.download(os.path.join(CACHE, model_name, str(model.version)), exist_ok=True)
 

@@ -1,0 +1,37 @@
+"""Workspace-scoped services: the one place that picks the local store or the Azure ML workspace for a workspace.
+
+``services_for(workspace)`` returns a ``LocalServices`` (``backends/local/services.py``) or a ``CloudServices``
+(``backends/azureml/services.py``); v1 classes call it instead of branching on the workspace themselves. Both have
+the same members, each answering in neutral forms (dicts, handles), never v1 objects:
+
+  experiments  start_logging(experiment, display_name) -> run handle; portal_url(experiment) -> str;
+               tags(name) -> an object with read()/update(dict)/remove(keys), or None where tags cannot be kept
+  models       get(name, version) / list(name) / register(...) -> model records (dicts of v1's fields);
+               update(record); delete(record); download(record, target_dir, exist_ok) -> path
+  secrets      set(name, value, content_type); read(name) -> {"value", "content_type"} or None; names() -> list;
+               delete(name) -> False when there was no such secret
+
+Runs are found and listed across both stores by ``acpt_estimator.backends`` (``find_run``, ``list_runs``): a local
+run stays reachable from a cloud workspace. More concerns (datastores, datasets, environments, compute) are still
+chosen inside their v1 modules; they move here the same way.
+"""
+
+from __future__ import annotations
+
+
+def is_local(workspace) -> bool:
+    """Local when there is no workspace, or it is offline: local-only, local runs forced, or ``convert`` capturing
+    (nothing may reach Azure then)."""
+    return workspace is None or bool(getattr(workspace, "_offline", True))
+
+
+def services_for(workspace):
+    """The services of ``workspace``, local or cloud (chosen here, on each call: forcing local runs may be switched
+    on for a workspace made earlier)."""
+    if is_local(workspace):
+        from .backends.local.services import LocalServices
+
+        return LocalServices(workspace)
+    from .backends.azureml.services import CloudServices
+
+    return CloudServices(workspace)
