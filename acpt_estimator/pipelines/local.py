@@ -74,7 +74,9 @@ class LocalPipelineRun:
                                "outputs": {}} for s in spec.steps},
         }
         self._save()
-        self.thread = threading.Thread(target=self._schedule, name=f"pipeline-{self.paths.run_id}", daemon=True)
+        # Not a daemon: a driver that submits a pipeline and returns still sees it to the end (like sweeps); the
+        # "pipeline-" name tells the local backend's signal handling that a scheduler still runs.
+        self.thread = threading.Thread(target=self._schedule, name=f"pipeline-{self.paths.run_id}", daemon=False)
         self.thread.start()
 
     @property
@@ -94,6 +96,8 @@ class LocalPipelineRun:
             self._finish("Failed", {"message": f"{type(err).__name__}: {err}"})
 
     def _loop(self) -> None:
+        from ..backends.local.supervisor import interrupted
+
         cores = max(1, len(os.sched_getaffinity(0)))
         steps = {s.name: s for s in self.spec.steps}
         state = self.record["steps"]
@@ -106,6 +110,8 @@ class LocalPipelineRun:
                     self._step_ended(node, run, status)
                     if status != "Completed" and not self.spec.continue_on_step_failure:
                         stop = True
+            if interrupted.is_set():  # Ctrl-C/SIGTERM on the driver: the jobs are ending; nothing new starts
+                self._cancel.set()
             if self._cancel.is_set() or stop:
                 self._cancel_running("a step failed" if stop else "canceled")
                 for node, run in running.items():

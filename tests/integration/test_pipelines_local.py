@@ -144,3 +144,49 @@ def test_cancel_ends_every_running_step_and_nothing_after_it_starts(local_worksp
 
     for step in run.get_steps():  # no process of either step is left
         assert job_pids(step.id) == []
+
+
+CTRL_C_DRIVER = """
+import sys
+from acpt_estimator.v1.core.experiment import Experiment
+from acpt_estimator.v1.core.workspace import Workspace
+from acpt_estimator.v1.pipeline.core import Pipeline
+from acpt_estimator.v1.pipeline.steps import PythonScriptStep
+src = sys.argv[1]
+steps = [PythonScriptStep("sleep.py", name=n, source_directory=src, compute_target="c", allow_reuse=False)
+         for n in ("one", "two")]
+run = Experiment(Workspace.from_config(), "interrupted").submit(Pipeline(None, steps))
+print("RUN", run.id, flush=True)
+run.wait_for_completion(show_output=True)
+"""
+
+
+def test_ctrl_c_on_the_driver_ends_every_step_of_the_pipeline(tmp_path):
+    import signal
+    import subprocess
+    import sys
+    import time
+    import uuid
+
+    from acpt_estimator.backends.local.procs import pids_with_env
+    from acpt_estimator.pipelines.local import reopen
+
+    (tmp_path / "driver.py").write_text(CTRL_C_DRIVER)
+    marker = uuid.uuid4().hex
+    env = dict(os.environ, ACPT_ESTIMATOR_TARGET="local", ACPT_ESTIMATOR_HOME=str(tmp_path / "store"),
+               ACPT_TEST_MARKER=marker)
+    driver = subprocess.Popen([sys.executable, "driver.py", os.path.abspath(SRC)], cwd=tmp_path, env=env,
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    lines = [driver.stdout.readline()]
+    deadline = time.monotonic() + 60
+    while len(pids_with_env("ACPT_TEST_MARKER", marker)) < 4 and time.monotonic() < deadline:  # both steps run
+        time.sleep(0.1)
+    assert len(pids_with_env("ACPT_TEST_MARKER", marker)) >= 4
+    driver.send_signal(signal.SIGINT)
+    out, _ = driver.communicate(timeout=60)
+    assert driver.returncode != 0, out
+    assert pids_with_env("ACPT_TEST_MARKER", marker) == []
+    run_id = lines[0].split()[1]
+    pipeline = reopen(run_id, store_home=str(tmp_path / "store"))
+    assert pipeline.get_status() == "Canceled"
+    assert {state["status"] for state in pipeline.steps().values()} == {"Canceled"}
