@@ -43,7 +43,8 @@ class LocalJob:
         self.tracker = None  # set by _prepare: procs.new_tracker()
         self.supervisor = Supervisor(run_id=record["runId"], status_dir=paths.status, cancel_flag=paths.cancel_flag,
                                      launcher_log=os.path.join(paths.files, LAUNCHER_LOG), max_seconds=max_seconds,
-                                     world_size=_world_size(record), on_finished=self._finished)
+                                     world_size=_world_size(record), on_finished=self._finished,
+                                     warm_up=procs.warm_up)
 
     @property
     def status(self) -> str:

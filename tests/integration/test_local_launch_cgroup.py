@@ -1,0 +1,77 @@
+"""With cgroup tracking: mpiexec and every rank sit in the job's cgroup, with exactly the planned environment."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+
+from acpt_estimator import Mpi, PyTorch
+from acpt_estimator.backends.local import cgroup, procs
+from acpt_estimator.backends.local.cgroup import job_cgroups_usable
+from acpt_estimator.backends.local.procs import TRACKING_VAR
+from acpt_estimator.v1.core.experiment import Experiment
+from acpt_estimator.v1.core.workspace import Workspace
+
+pytestmark = pytest.mark.integration
+
+# Each rank writes the cgroup of every ancestor up to mpiexec, and what it got of the driver's odd variables.
+JOB = """
+import json, os
+def cgroup(pid):
+    with open(f"/proc/{pid}/cgroup") as handle:
+        return next(line.strip()[3:] for line in handle if line.startswith("0::"))
+def parent(pid):
+    with open(f"/proc/{pid}/stat") as handle:
+        return int(handle.read().rsplit(")", 1)[1].split()[1])
+chain, pid = [], os.getpid()
+while True:
+    with open(f"/proc/{pid}/comm") as handle:
+        name = handle.read().strip()
+    chain.append((name, cgroup(pid)))
+    if name == "mpiexec" or pid <= 1:
+        break
+    pid = parent(pid)
+os.makedirs("outputs", exist_ok=True)
+with open(f"outputs/rank_{os.environ['RANK']}.json", "w") as handle:
+    json.dump({"chain": chain, "odd": os.environ.get("ACPT_TEST_ODD"), "pmi": os.environ.get("PMI_STALE")}, handle)
+"""
+ODD = "two\nlines, 'quotes' and \"double\" $HOME `x` \\ end"
+
+
+@pytest.mark.skipif(job_cgroups_usable() is None, reason="needs a writable cgroup v2 hierarchy")
+def test_mpiexec_and_every_rank_are_born_in_the_job_cgroup_with_the_exact_environment(tmp_path, monkeypatch):
+    monkeypatch.setenv("ACPT_ESTIMATOR_HOME", str(tmp_path / "store"))
+    monkeypatch.delenv(TRACKING_VAR, raising=False)
+    monkeypatch.setenv("ACPT_TEST_ODD", ODD)
+    monkeypatch.setenv("PMI_STALE", "from an outer MPI job")  # launcher-owned: must not reach the ranks
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "job.py").write_text(JOB)
+    run = Experiment(Workspace._local(), "stub").submit(
+        PyTorch(str(tmp_path / "src"), entry_script="job.py", compute_target="local", distributed_training=Mpi(2)))
+    assert run.wait_for_completion()["status"] == "Completed"
+    record = run._record()
+    assert record["tracking"]["kind"] == "cgroup"
+    job_cgroup = record["tracking"]["path"]
+    for rank in (0, 1):
+        with open(os.path.join(run.path, "files", "outputs", f"rank_{rank}.json"), encoding="utf-8") as handle:
+            seen = json.load(handle)
+        names = [name for name, _ in seen["chain"]]
+        assert names[-1] == "mpiexec", names
+        assert all(job_cgroup.endswith(group) for _, group in seen["chain"]), seen["chain"]
+        assert seen["odd"] == ODD and seen["pmi"] is None
+    assert not os.path.exists(os.path.join(run.path, "rank.sh"))  # it held the expanded arguments
+
+
+@pytest.mark.skipif(job_cgroups_usable() is None, reason="needs a writable cgroup v2 hierarchy")
+def test_warming_up_the_cgroup_lock_leaves_the_guardian_where_it_was(monkeypatch):
+    monkeypatch.delenv(TRACKING_VAR, raising=False)
+    base = job_cgroups_usable()
+    procs.new_tracker("warm_probe_1").release()  # a first job made the driver group and its guardian
+    procs.warm_up()  # what a supervisor's thread does while the driver prepares a run
+    guardian = cgroup._guardians[cgroup.driver_group(base)]
+    with open(os.path.join(base, "cgroup.procs"), encoding="utf-8") as handle:
+        assert str(guardian) in handle.read().split()  # still in the driver's cgroup, still alive
+    with open(f"/proc/{guardian}/comm", encoding="utf-8") as handle:
+        assert handle.read().strip() == "sh"
