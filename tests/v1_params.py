@@ -68,13 +68,18 @@ def _refuses_only(node) -> bool:
     return declares or all(isinstance(n, ast.Raise) for n in body)
 
 
+def explicit_names(node) -> set:
+    args = node.args
+    return {a.arg for a in args.posonlyargs + args.args + args.kwonlyargs}
+
+
 def unread(func, v1_params) -> list[str]:
     """The v1 parameters ``func`` accepts and never reads (see the module docstring)."""
     node = _tree(func)
     if node is None or _refuses_only(node) or getattr(func, "_v1_refusal", False):
         return []
     args = node.args
-    explicit = {a.arg for a in args.posonlyargs + args.args + args.kwonlyargs}
+    explicit = explicit_names(node)
     kwargs = args.kwarg.arg if args.kwarg else None
     loaded, strings, forwarded = set(), set(), False
     for sub in ast.walk(ast.Module(body=node.body, type_ignores=[])):
@@ -88,6 +93,8 @@ def unread(func, v1_params) -> list[str]:
         elif kwargs and isinstance(sub, ast.Call) and any(isinstance(a, ast.Name) and a.id == kwargs
                                                           for a in sub.args):
             forwarded = True  # handed on as a dict (dict(kwargs), f(kwargs))
+        if isinstance(sub, ast.Call) and isinstance(sub.func, ast.Name) and sub.func.id == "locals":
+            loaded |= explicit_names(node)  # every parameter handed on (a configuration object keeps them)
     missing = []
     for name in v1_params:
         if name in ("self", "cls") or name in strings:

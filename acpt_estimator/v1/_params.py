@@ -14,6 +14,9 @@ from acpt_estimator.v1._refusal import refuse
 
 _WS_V2 = "ml_client.workspaces.begin_create(azure.ai.ml.entities.Workspace(...))"
 _READ = ("the rows would be read differently: Dataset.Tabular's readers have no such option.",)
+_DEPLOY = "v2 model assets keep no deployment metadata; deployments take it."
+_SCHEMA = "a deployment's scoring script with a schema (inference-schema) on a ManagedOnlineDeployment"
+_RESOURCES = "ManagedOnlineDeployment(instance_type=...) or KubernetesOnlineDeployment(resources=...)"
 _NO_CONTAINER = ("v2 registers a datastore for an existing container and never creates one.",
                  "create it first (az storage container create / BlobServiceClient.create_container), then register")
 PARAMS = {
@@ -107,6 +110,25 @@ PARAMS = {
     ("Dataset.from_json_files", "flatten_nested_arrays"): (
         False, "refuse", "JSON lines are read as they are; nested arrays stay nested.",
         "pandas.json_normalize on to_pandas_dataframe()"),
+    # Model.register / Model.update: deployment metadata v2 keeps elsewhere
+    ("Model.register", "child_paths"): (
+        None, "refuse", "v2 registers the whole file or folder; a subset of a folder cannot be picked.",
+        "copy the wanted files into a folder and register that folder"),
+    ("Model.register", "sample_input_dataset"): (None, "refuse", _DEPLOY, _SCHEMA),
+    ("Model.register", "sample_output_dataset"): (None, "refuse", _DEPLOY, _SCHEMA),
+    ("Model.register", "resource_configuration"): (None, "refuse", _DEPLOY, _RESOURCES),
+    ("Model.update", "sample_input_dataset"): (None, "refuse", _DEPLOY, _SCHEMA),
+    ("Model.update", "sample_output_dataset"): (None, "refuse", _DEPLOY, _SCHEMA),
+    ("Model.update", "resource_configuration"): (None, "refuse", _DEPLOY, _RESOURCES),
+    # the deprecated Dataset class (v1's pre-2019 API)
+    ("Dataset.register (deprecated)", "visible"): (
+        True, "refuse", "v2 data assets have no hidden state at registration.",
+        "register, then ml_client.data.archive(name) to hide it"),
+    ("Dataset.register (deprecated)", "exist_ok"): (
+        False, "refuse", "registering an existing name refuses or adds a version (update_if_exist), never returns "
+        "the existing one silently.", "Dataset.get_by_name(ws, name) when it may exist"),
+    ("Dataset.update (deprecated)", "visible"): (
+        None, "refuse", "v2 hides a data asset by archiving it.", "ml_client.data.archive(name) / restore(name)"),
 }
 _warned: set = set()
 

@@ -175,3 +175,13 @@ def submit_for_model(fake_aml, cloud_workspace, make_project):
         return run
 
     return submit
+
+
+def test_waiting_for_a_delete_reports_it_deleted(fake_aml, cloud_workspace, capsys):
+    config = AmlCompute.provisioning_configuration(vm_size="STANDARD_D2_V2", max_nodes=2)
+    target = ComputeTarget.create(cloud_workspace, "gone-cluster", config)
+    target.wait_for_completion()
+    target.delete()
+    target.wait_for_completion(show_output=True, is_delete_operation=True)  # v1: no read of the deleted compute
+    assert target.provisioning_state == "Deleted" and "delete of 'gone-cluster' finished" in capsys.readouterr().out
+    assert fake_aml.calls("DELETE", r"/computes/gone-cluster") and "gone-cluster" not in cloud_workspace.compute_targets

@@ -144,10 +144,16 @@ class Dataset:
 
     def register(self, workspace, name, description=None, tags=None, visible=True, exist_ok=False,
                  update_if_exist=False):
+        from acpt_estimator.v1 import _params
+
+        _params.check("Dataset.register (deprecated)", visible=visible, exist_ok=exist_ok)
         return Dataset(self._dataset.register(workspace, name, description, tags,
                                               create_new_version=update_if_exist))
 
     def update(self, name=None, description=None, tags=None, visible=None):
+        from acpt_estimator.v1 import _params
+
+        _params.check("Dataset.update (deprecated)", visible=visible)
         if name is not None and name != self.name:
             raise UserErrorException("Dataset.update(name=...): renaming is not supported by v2 data assets; "
                                      "register the dataset under the new name.")

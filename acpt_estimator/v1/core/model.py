@@ -101,6 +101,10 @@ class Model:
                  model_framework=None, model_framework_version=None, child_paths=None, sample_input_dataset=None,
                  sample_output_dataset=None, resource_configuration=None) -> "Model":
         """Register a local file or folder as a model (a new version when the name exists)."""
+        from acpt_estimator.v1 import _params
+
+        _params.check("Model.register", child_paths=child_paths, sample_input_dataset=sample_input_dataset,
+                      sample_output_dataset=sample_output_dataset, resource_configuration=resource_configuration)
         check("model", model_name, parameter="model_name")  # both backends, before anything is copied or sent
         if not os.path.exists(model_path):
             raise UserErrorException(f"Model.register(model_path={model_path!r}): no such file or folder. Pass the "
@@ -172,6 +176,10 @@ class Model:
     def update(self, tags=None, description=None, sample_input_dataset=None, sample_output_dataset=None,
                resource_configuration=None) -> None:
         """v1: replace the tags and/or the description."""
+        from acpt_estimator.v1 import _params
+
+        _params.check("Model.update", sample_input_dataset=sample_input_dataset,
+                      sample_output_dataset=sample_output_dataset, resource_configuration=resource_configuration)
         if tags is not None:
             self.tags = _string_dict("tags", tags)
         if description is not None:

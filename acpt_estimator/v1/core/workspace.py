@@ -76,6 +76,15 @@ class Workspace:
     @staticmethod
     def get(name, auth=None, subscription_id=None, resource_group=None, location=None, cloud="AzureCloud",
             id=None) -> "Workspace":
+        if id:  # v1: the workspace's ARM id names subscription, resource group and workspace
+            match = re.fullmatch(r"/subscriptions/([^/]+)/resourceGroups/([^/]+)/providers/"
+                                 r"Microsoft\.MachineLearningServices/workspaces/([^/]+)/?", str(id), re.IGNORECASE)
+            if match is None:
+                raise UserErrorException(
+                    f"Workspace.get(id={id!r}): pass the workspace's ARM id, /subscriptions/<id>/resourceGroups/<rg>/"
+                    "providers/Microsoft.MachineLearningServices/workspaces/<name>.")
+            subscription_id, resource_group, name = (subscription_id or match[1], resource_group or match[2],
+                                                      name or match[3])
         if local_mode() and not (subscription_id and resource_group):
             return Workspace._local(name)
         return Workspace(subscription_id, resource_group, name, auth=auth, _location=location, _cloud=cloud)

@@ -7,7 +7,8 @@ import re
 
 from acpt_estimator.exceptions import ComputeTargetException
 from acpt_estimator.v1._refusal import refused
-from acpt_estimator.v1.core.compute.compute import ComputeTarget, ComputeTargetProvisioningConfiguration, logger
+from acpt_estimator.v1.core.compute.compute import (ComputeTarget, ComputeTargetProvisioningConfiguration, logger,
+                                                 network_settings)
 from acpt_estimator._lazy import lazy_names
 
 _QUOTA_V2 = "ml_client.compute.list_usage() to read quotas; quota changes are made in the Azure portal (Quotas)"
@@ -126,16 +127,14 @@ class AmlComputeProvisioningConfiguration(ComputeTargetProvisioningConfiguration
                 f"Invalid provisioning configuration, vm_priority={self.vm_priority!r}; use 'dedicated' or "
                 "'lowpriority'.")
 
-    def _to_v2(self, name: str):
-        from azure.ai.ml.entities import AmlCompute as V2AmlCompute, AmlComputeSshSettings, NetworkSettings
+    def _to_v2(self, name: str, subscription_id: str | None = None):
+        from azure.ai.ml.entities import AmlCompute as V2AmlCompute, AmlComputeSshSettings
 
         ssh = None
         if self.admin_username:
             ssh = AmlComputeSshSettings(admin_username=self.admin_username, admin_password=self.admin_user_password,
                                         ssh_key_value=self.admin_user_ssh_key)
-        network = None
-        if self.vnet_name or self.subnet_name:
-            network = NetworkSettings(vnet_name=self.vnet_name, subnet=self.subnet_name)
+        network = network_settings(self.vnet_name, self.subnet_name, self.vnet_resourcegroup_name, subscription_id)
         return V2AmlCompute(
             name=name, size=self.vm_size or None, tier="low_priority" if self.vm_priority == "lowpriority" else
             "dedicated", min_instances=self.min_nodes, max_instances=self.max_nodes,
@@ -179,7 +178,8 @@ class AmlCompute(ComputeTarget):
         if min_node_count and not self.workspace._offline:
             logger.warning("wait_for_completion(min_node_count=%s) is not awaited: v2 clusters scale up when a job "
                            "is submitted.", min_node_count)
-        return self._wait(show_output, None if timeout_in_minutes is None else timeout_in_minutes * 60)
+        return self._wait(show_output, None if timeout_in_minutes is None else timeout_in_minutes * 60,
+                          is_delete_operation)
 
     def _props(self) -> dict:
         return ((self._rest.get("properties") or {}).get("properties") or {}) if self._rest else {}

@@ -142,9 +142,10 @@ class ComputeTarget:
 
     # ---- v1 instance members ------------------------------------------------------------------------
     def wait_for_completion(self, show_output=False, is_delete_operation=False):
-        return self._wait(show_output, None)
+        return self._wait(show_output, None, is_delete_operation)
 
-    def _wait(self, show_output, timeout_seconds):
+    def _wait(self, show_output, timeout_seconds, deleting=False):
+        """Wait for the create (or, ``deleting``: the delete) started on this object; v1's printout."""
         if self.workspace._offline:
             if show_output:
                 print(f"Local runs are forced: compute target {self.name!r} is not provisioned.")
@@ -159,6 +160,11 @@ class ComputeTarget:
                     "wait_for_completion(timeout_in_minutes=...) again with a longer timeout.")
             self._poller.result()
             self._poller = None
+        if deleting:  # v1's is_delete_operation: the compute is gone, there is no state to read
+            self.provisioning_state = "Deleted"
+            if show_output:
+                print(f"\nDeleted\n{self.type} delete of {self.name!r} finished")
+            return None
         self.refresh_state()
         if show_output:
             print(f"\n{self.provisioning_state}Provisioning operation finished, operation "
@@ -251,7 +257,7 @@ class ComputeTargetProvisioningConfiguration:
     def validate_configuration(self) -> None:
         raise NotImplementedError
 
-    def _to_v2(self, name: str):
+    def _to_v2(self, name: str, subscription_id: str | None = None):
         raise NotImplementedError
 
     def _create(self, workspace, name):
@@ -264,7 +270,8 @@ class ComputeTargetProvisioningConfiguration:
         from acpt_estimator.backends.azureml.client import azure_errors, ml_client
 
         with azure_errors(workspace, f"create compute target {name!r}"):
-            target._poller = ml_client(workspace).compute.begin_create_or_update(self._to_v2(name))
+            target._poller = ml_client(workspace).compute.begin_create_or_update(
+                self._to_v2(name, workspace.subscription_id))
         target.provisioning_state = "Creating"
         return target
 
@@ -338,3 +345,25 @@ __getattr__, __dir__ = lazy_names(__name__, {
         "acpt_estimator.v1.core.compute._attach"),
     "UserErrorException": "acpt_estimator.exceptions",
 })
+
+
+def network_settings(vnet_name, subnet_name, vnet_resourcegroup_name, subscription_id):
+    """v2 ``NetworkSettings`` for v1's vnet fields. A vnet in another resource group (``vnet_resourcegroup_name``)
+    becomes the subnet's ARM id, which is how v2 names a subnet outside the workspace's resource group."""
+    if not (vnet_name or subnet_name):
+        if vnet_resourcegroup_name:
+            raise ComputeTargetException(
+                f"vnet_resourcegroup_name={vnet_resourcegroup_name!r} without vnet_name and subnet_name: pass the "
+                "virtual network and subnet too, or leave vnet_resourcegroup_name out.")
+        return None
+    from azure.ai.ml.entities import NetworkSettings
+
+    subnet = subnet_name
+    if vnet_resourcegroup_name and subnet_name and not str(subnet_name).startswith("/subscriptions/"):
+        if not vnet_name:
+            raise ComputeTargetException(
+                f"vnet_resourcegroup_name={vnet_resourcegroup_name!r} needs vnet_name to name the subnet "
+                f"{subnet_name!r}; pass vnet_name=..., or subnet_name as the subnet's full ARM id.")
+        subnet = (f"/subscriptions/{subscription_id}/resourceGroups/{vnet_resourcegroup_name}/providers/"
+                  f"Microsoft.Network/virtualNetworks/{vnet_name}/subnets/{subnet_name}")
+    return NetworkSettings(vnet_name=vnet_name, subnet=subnet)

@@ -5,7 +5,8 @@ from __future__ import annotations
 from acpt_estimator.exceptions import ComputeTargetException
 from acpt_estimator.v1._refusal import refused
 from acpt_estimator.v1.core.compute.amlcompute import supported_vmsizes
-from acpt_estimator.v1.core.compute.compute import ComputeTarget, ComputeTargetProvisioningConfiguration
+from acpt_estimator.v1.core.compute.compute import (ComputeTarget, ComputeTargetProvisioningConfiguration,
+                                                 network_settings)
 from acpt_estimator._lazy import lazy_names
 
 _DOCS = "https://docs.microsoft.com/azure/machine-learning/concept-compute-instance"
@@ -47,16 +48,15 @@ class ComputeInstanceProvisioningConfiguration(ComputeTargetProvisioningConfigur
                 "Invalid provisioning configuration, ssh_public_access=True needs admin_user_ssh_public_key (the "
                 "public key text).")
 
-    def _to_v2(self, name: str):
-        from azure.ai.ml.entities import (AssignedUserConfiguration, ComputeInstance as V2Instance,
-                                          ComputeInstanceSshSettings, NetworkSettings)
+    def _to_v2(self, name: str, subscription_id: str | None = None):
+        from azure.ai.ml.entities import AssignedUserConfiguration, ComputeInstance as V2Instance, \
+            ComputeInstanceSshSettings
 
         user = None
         if self.assigned_user_object_id:
             user = AssignedUserConfiguration(user_tenant_id=self.assigned_user_tenant_id,
                                              user_object_id=self.assigned_user_object_id)
-        network = NetworkSettings(vnet_name=self.vnet_name, subnet=self.subnet_name) \
-            if self.vnet_name or self.subnet_name else None
+        network = network_settings(self.vnet_name, self.subnet_name, self.vnet_resourcegroup_name, subscription_id)
         ssh = ComputeInstanceSshSettings(ssh_key_value=self.admin_user_ssh_public_key) \
             if self.admin_user_ssh_public_key else None
         return V2Instance(name=name, size=self.vm_size, description=self.description, tags=self.tags,
