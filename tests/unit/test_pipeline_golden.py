@@ -70,3 +70,27 @@ def test_the_wiring_is_what_v1_meant():
     assert other.jobs["read"].component.is_deterministic is False  # allow_reuse=False
     assert other.jobs["report"].inputs["acpt_after_read"]._data.path == "${{parent.jobs.read.outputs.acpt_done}}"
     assert other.inputs["raw"]._data.path == "azureml://datastores/workspaceblobstore/paths/raw/2024/"
+
+
+def test_data_transfer_is_a_copy_node_and_steps_without_v2_equivalent_refuse_in_translation():
+    from acpt_estimator.exceptions import V1NotSupportedException
+    from acpt_estimator.v1.pipeline.core import Pipeline, PipelineData
+    from acpt_estimator.v1.pipeline.steps import DataTransferStep, KustoStep, PythonScriptStep
+
+    from .pipeline_golden_cases import _ds, _Workspace
+
+    written = PipelineData("written")
+    write = PythonScriptStep("write_out.py", name="write", arguments=["--out", written], outputs=[written],
+                             source_directory=SRC, compute_target="cpu-cluster")
+    copy = DataTransferStep("archive", source_data_reference=written,
+                            destination_data_reference=_ds().path("archive/latest"))
+    job = to_pipeline_job(Pipeline(_Workspace(), [write, copy])._to_spec("golden"))
+    node = job.jobs["archive"]
+    (output,) = node.outputs  # the datastore path, uploaded when the copy ends
+    assert node.component.command.splitlines()[-1] == \
+        f"python copy_data.py --source ${{{{inputs.written}}}} --destination ${{{{outputs.{output}}}}}"
+    assert node.outputs[output]._data.path == "azureml://datastores/workspaceblobstore/paths/archive/latest"
+    assert node.inputs["written"]._data.path == "${{parent.jobs.write.outputs.written}}"
+    kusto = KustoStep(name="query", database_name="db", query_directory="q")
+    with pytest.raises(V1NotSupportedException, match=r"KustoStep 'query' is not supported.*Use instead: a v2"):
+        to_pipeline_job(Pipeline(_Workspace(), [kusto, write])._to_spec("golden"))

@@ -41,6 +41,11 @@ def to_pipeline_job(spec, values: dict | None = None, *, context_root=None, vali
     from azure.ai.ml.entities import PipelineJob
 
     dag.check(spec)
+    for step in spec.steps:  # a step v2 cannot run refuses before anything is built
+        if step.kind == "refused":
+            from ...exceptions import V1NotSupportedException
+
+            raise V1NotSupportedException(step.refusal)
     values = spec.parameter_values(values)
     job = PipelineJob(
         jobs={}, inputs={p.name: _parameter_input(p, values[p.name]) for p in spec.parameters} or None,

@@ -49,7 +49,12 @@ class DataTransferStep(ScriptStepBase):
                          None, allow_reuse)
 
     def _base_job(self, context):
-        return ScriptRunConfig(CODE_DIR, script=SCRIPT, compute_target=context.default_compute).to_job_spec()
+        import attrs
+
+        from acpt_estimator.spec import ComputeSpec
+
+        job = ScriptRunConfig(CODE_DIR, script=SCRIPT).to_job_spec()
+        return attrs.evolve(job, compute=ComputeSpec(target=context.default_compute))  # the pipeline's compute
 
     def get_output(self):
         """The destination as data a later step can take as input."""
