@@ -119,3 +119,20 @@ def download_url(url: str, dest: str) -> None:
         raise UserErrorException(
             f"Could not download dataset file {url} ({getattr(err, 'reason', err)}). Check the URL and this "
             "machine's network access, or upload the file to a datastore.") from None
+
+
+# The workspace's own datastores, always there (v1 names and types).
+BUILTIN_DATASTORES = {"workspaceblobstore": "AzureBlob", "workspacefilestore": "AzureFile"}
+
+
+def datastore_fields(datastore_type, container_name, account_name, protocol=None, endpoint=None) -> dict:
+    """What a registration records of a datastore (v1's attributes; never a key or SAS token)."""
+    return {"datastore_type": datastore_type, "container_name": container_name, "account_name": account_name,
+            "protocol": protocol or "https", "endpoint": endpoint or "core.windows.net"}
+
+
+def missing_datastore(workspace, name, known) -> UserErrorException:
+    return UserErrorException(
+        f"Datastore.get(ws, {name!r}): no datastore named {name!r} in workspace {workspace.name!r} (it has "
+        f"{sorted(known)}). Use ws.get_default_datastore(), or register it with "
+        "Datastore.register_azure_blob_container(ws, datastore_name, container_name, account_name, ...).")

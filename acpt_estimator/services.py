@@ -4,6 +4,8 @@
 (``backends/azureml/services.py``); v1 classes call it instead of branching on the workspace themselves. Both have
 the same members, each answering in neutral forms (dicts, handles), never v1 objects:
 
+  datastores   describe(name) -> v1's fields; list_all() -> [(name, fields)]; default_name(); register(name, fields,
+               overwrite, secret, secret_kind); set_default(name); unregister(name)
   experiments  start_logging(experiment, display_name) -> run handle; portal_url(experiment) -> str;
                tags(name) -> an object with read()/update(dict)/remove(keys), or None where tags cannot be kept
   models       get(name, version) / list(name) / register(...) -> model records (dicts of v1's fields);
@@ -12,7 +14,7 @@ the same members, each answering in neutral forms (dicts, handles), never v1 obj
                delete(name) -> False when there was no such secret
 
 Runs are found and listed across both stores by ``acpt_estimator.backends`` (``find_run``, ``list_runs``): a local
-run stays reachable from a cloud workspace. More concerns (datastores, datasets, environments, compute) are still
+run stays reachable from a cloud workspace. More concerns (datasets, environments, compute, the workspace itself) are still
 chosen inside their v1 modules; they move here the same way.
 """
 

@@ -13,6 +13,9 @@ from .model_records import _FRAMEWORK_PROPS, model_record
 class CloudServices:
     def __init__(self, workspace):
         self.workspace = workspace
+        from .datastore_registry import CloudDatastores
+
+        self.datastores = CloudDatastores(workspace)
         self.experiments = CloudExperiments(workspace)
         self.models = CloudModels(workspace)
         self.secrets = CloudSecrets(workspace)
