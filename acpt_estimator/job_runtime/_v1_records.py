@@ -118,8 +118,9 @@ class V1Logging:
 
 # ---- v1 shapes -----------------------------------------------------------------------------------------
 def metrics(records, name=None, run_id=None) -> dict:
-    """v1 ``get_metrics``: logged once -> the value, repeated -> a list, ``log_list`` -> a list, rows/tables ->
-    ``{column: [...]}``, images -> their ``aml://artifactId/...`` path, strings kept."""
+    """v1 ``get_metrics`` (azureml-core's InlineMetric): logged once -> the value, repeated -> a list, ``log_list``
+    -> a list (one element -> that element), rows/tables -> ``{column: [...]}`` (one row -> ``{column: value}``),
+    images -> their ``aml://artifactId/...`` path, strings kept."""
     scalars, lists, tables, order = {}, {}, {}, {}  # order: a dict keeps first-seen order in O(1)
     for rec in records:
         kind, key, value = rec.get("k"), rec.get("n"), rec.get("v")
@@ -139,11 +140,13 @@ def metrics(records, name=None, run_id=None) -> dict:
                 cells = columns.setdefault(column, [])
                 cells.extend(cell) if kind == TABLE else cells.append(cell)
     result = {}
-    for key in order:
+    for key in order:  # v1's InlineMetric: a single row or list element is the value itself, not a 1-list
         if key in tables:
-            result[key] = tables[key]
+            columns = tables[key]
+            rows = max((len(cells) for cells in columns.values()), default=0)
+            result[key] = {column: cells[0] for column, cells in columns.items()} if rows == 1 else columns
         elif key in lists:
-            result[key] = lists[key]
+            result[key] = lists[key][0] if len(lists[key]) == 1 else lists[key]
         else:
             values = scalars[key]
             result[key] = values[0] if len(values) == 1 else values

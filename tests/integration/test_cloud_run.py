@@ -100,8 +100,8 @@ def test_the_driver_logs_to_a_cloud_run_like_the_job_does(submit):
     run.log("note", "checked by hand")
     run.log_list("curve", [1])
     run.log_row("rows", epoch=1, acc=0.5)
-    assert run.get_metrics() == {"from_driver": 0.5, "note": "checked by hand", "curve": [1],
-                                 "rows": {"epoch": [1], "acc": [0.5]}}
+    assert run.get_metrics() == {"from_driver": 0.5, "note": "checked by hand", "curve": 1,
+                                 "rows": {"epoch": 1, "acc": 0.5}}
 
 
 def test_files_can_be_listed_and_downloaded(fake_aml, submit, tmp_path):

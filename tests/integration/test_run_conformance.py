@@ -104,7 +104,7 @@ def _expected(rank: int) -> dict:
     r = f"r{rank}"
     return {
         f"once_{r}": 0.5 + rank, f"ints_{r}": [3, 2, 1], f"text_{r}": f"rank {rank}: 0.250", f"flag_{r}": True,
-        f"odd name (%) {r}": 1.0, f"list_{r}": [0.1, 0.2], f"single_{r}": [7], f"long_{r}": [i / 7 for i in range(600)],
+        f"odd name (%) {r}": 1.0, f"list_{r}": [0.1, 0.2], f"single_{r}": 7, f"long_{r}": [i / 7 for i in range(600)],
         f"rows_{r}": {"epoch": [1, 2], "acc": [0.5, 0.75]}, f"table_{r}": {"x": [1, 2], "y": ["a", "b"]},
         f"cm_{r}": {"schema_type": "confusion_matrix", "data": {"matrix": [[1, 0], [0, 1]]}}}
 
@@ -121,7 +121,7 @@ def test_every_v1_kind_details_and_files_read_back_alike(backend_run, tmp_path):
                          picture)
     assert match and match.group(1) in backend_run.get_file_names()
     assert backend_run.get_metrics("list_r1") == {"list_r1": [0.1, 0.2]}
-    assert backend_run.get_metrics("single_r0") == {"single_r0": [7]}
+    assert backend_run.get_metrics("single_r0") == {"single_r0": 7}
     tags = backend_run.get_tags()
     assert {k: v for k, v in tags.items() if k.startswith("stage_")} == {"stage_r0": "trained", "stage_r1": "trained"}
     assert not any(key.startswith("acpt.v1") for key in tags)  # records are not user tags

@@ -30,7 +30,7 @@ def test_start_logging_gives_a_run_that_logs_and_completes(experiment):
     run.complete()
     assert run.get_status() == "Completed" and run.get_details()["endTimeUtc"]
     again = Run.get(experiment.workspace, run.id)  # another object, read back from the store
-    assert again.get_metrics() == {"loss": [0.5, 0.25], "note": "kept as a string", "curve": [1]}
+    assert again.get_metrics() == {"loss": [0.5, 0.25], "note": "kept as a string", "curve": 1}
     assert again.get_tags() == {"stage": "eda"} and again.experiment.name == "interactive"
 
 
