@@ -49,6 +49,7 @@ class LocalPipelineRun:
     """A pipeline run on this machine: its record in the store, a scheduler thread, and the step runs it started."""
 
     def __init__(self, spec, experiment, values: dict, regenerate_outputs: bool = False):
+        from ..backends.local import procs
         from ..backends.local.store import RunPaths, home, user, write_json
 
         self.spec, self.experiment, self.values = spec, experiment, values
@@ -66,6 +67,7 @@ class LocalPipelineRun:
             "runId": self.paths.run_id, "experimentName": spec.experiment_name or experiment.name,
             "runType": "azureml.PipelineRun", "status": "Running", "createdTime": time.time(),
             "startTime": time.time(), "endTime": None, "target": "local", "submittedBy": user(),
+            "supervisor": {"pid": os.getpid(), "startTicks": procs.start_time(os.getpid())},
             "description": spec.description, "tags": dict(spec.tags),
             "properties": {"azureml.runsource": "azureml.PipelineRun", "acpt.continueOnStepFailure":
                            str(spec.continue_on_step_failure)},
@@ -211,9 +213,10 @@ class LocalPipelineRun:
                 run.cancel()
 
     def _finish(self, status: str, error) -> None:
+        # The final record is written first, outside the lock: a driver ending on Ctrl-C must not lose it.
+        self.record.update(status=status, endTime=time.time(), error=error)
+        self._save()
         with self._lock:
-            self.record.update(status=status, endTime=time.time(), error=error)
-            self._save()
             self._lock.notify_all()
 
     # ---- what PipelineRun asks -------------------------------------------------------------------------
@@ -294,6 +297,7 @@ class SavedPipelineRun(LocalPipelineRun):
         self.step_runs_by_node = {}
         from ..backends.local import find_run
 
+        self._settle()
         for node, state in record["steps"].items():
             if state.get("runId"):
                 run = find_run(state["runId"], store_home=paths.home)
@@ -302,6 +306,23 @@ class SavedPipelineRun(LocalPipelineRun):
 
     def wait(self, timeout: float | None = None) -> bool:
         return self.record["status"] in TERMINAL
+
+    def _settle(self) -> None:
+        """A pipeline whose driver died (Ctrl-C, a crash) before writing its end: final from its steps' records."""
+        from ..backends.local import find_run, procs
+        from ..backends.local.store import write_json
+
+        owner = self.record.get("supervisor") or {}
+        if self.record["status"] in TERMINAL or procs.process_alive(owner.get("pid"), owner.get("startTicks")):
+            return
+        for state in self.record["steps"].values():
+            run = find_run(state["runId"], store_home=self.paths.home) if state.get("runId") else None
+            if run is not None:
+                state["status"] = run.get_status()  # settled by the local backend the same way
+        statuses = {state["status"] for state in self.record["steps"].values()}
+        status = "Failed" if "Failed" in statuses else "Completed" if statuses == {"Completed"} else "Canceled"
+        self.record.update(status=status, endTime=time.time(), endReason="driver ended")
+        write_json(self.paths.run_json, self.record)
 
     def cancel(self) -> None:
         for run in self.step_runs_by_node.values():
