@@ -28,7 +28,10 @@ def main() -> None:
     print(f"{BASELINE:<48}{base[0]:>8.3f}{base[1]:>14.1f}  {base[2]}")
     print(f"{'azureml shims (PyTorch, Workspace, Experiment)':<48}{shim[0]:>8.3f}{shim[1]:>14.1f}  {shim[2]}")
     print(f"ratio to baseline: wall {shim[0] / base[0]:.2f}x, peak RSS {shim[1] / base[1]:.2f}x "
-          "(targets: < 0.3 s and < 60 MB absolute; v1's own import: ~12 s, ~750 MB)")
+          "(v1's own import: ~12 s, ~750 MB)")
+    # Issue 24's targets, absolute: judge them on an idle machine (the baseline's own time shows the load).
+    print(f"target wall < 0.1 s: {shim[0]:.3f} s  {'met' if shim[0] < 0.1 else 'NOT MET'}; "
+          f"target peak RSS < 30 MB: {shim[1]:.1f} MiB  {'met' if shim[1] < 30 else 'NOT MET'}")
 
 
 if __name__ == "__main__":
