@@ -41,6 +41,7 @@ def test_parameters_data_mpi_ranks_outputs_and_reuse(local_workspace, tmp_path, 
     train = run.find_step_run("train")[0]
     assert train.get_metrics() == {"total": [10, 10]}  # both ranks read what prep wrote: 0+1+2+3+4
     assert train.parent.id == run.id and train.get_status() == "Completed"
+    assert train.wait_for_completion(show_output=False, timeout_seconds=30) == "Completed"
     folder = train.get_output_data("model").download(str(tmp_path / "dl"), show_progress=False)
     assert open(os.path.join(folder, "model.txt")).read() == "10"
 

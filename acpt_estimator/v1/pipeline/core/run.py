@@ -47,6 +47,19 @@ class StepRun(_OverRun):
     def pipeline_run_id(self):
         return self._pipeline_run_id
 
+    def wait_for_completion(self, show_output=True, timeout_seconds=9223372036854775807, raise_on_error=True):
+        """v1: wait for the step, at most ``timeout_seconds``; returns its status."""
+        if timeout_seconds >= 10 ** 9:  # no limit: wait (and stream its log) as a single run does
+            Run.wait_for_completion(self, show_output=show_output, raise_on_error=raise_on_error)
+            return self.get_status()
+        deadline = time.monotonic() + timeout_seconds
+        while self.get_status() not in ("Completed", "Failed", "Canceled") and time.monotonic() < deadline:
+            time.sleep(min(0.5, max(0.0, deadline - time.monotonic())))
+        status = self.get_status()
+        if raise_on_error and status == "Failed":
+            raise ActivityFailedException(f"Step run {self.id} ({self.name}) failed; see get_details_with_logs().")
+        return status
+
     @property
     def name(self):
         return self._inner.display_name
