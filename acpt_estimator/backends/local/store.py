@@ -7,6 +7,7 @@ import errno
 import getpass
 import json
 import os
+import threading
 import urllib.parse
 
 import attrs
@@ -137,7 +138,8 @@ def models_folder(store_home: str) -> str:
 
 def write_json(path: str, data) -> None:
     """Write via a temporary file and rename, so readers never see half a file."""
-    tmp = f"{path}.{os.getpid()}.tmp"
+    # pid and thread: the pipeline scheduler's threads may write one file at once; each needs its own temp name
+    tmp = f"{path}.{os.getpid()}.{threading.get_ident()}.tmp"
     text = json.dumps(data, default=str)  # dumps, no indent: only that uses the C encoder (launch overhead)
     try:
         with open(tmp, "w", encoding="utf-8") as handle:
