@@ -75,6 +75,9 @@ class HyperDriveResults:
     def get_best_run_by_primary_metric(self, include_failed=True, include_canceled=True,
                                        include_resume_from_runs=True):
         """The trial whose best logged primary-metric value is best; None when no trial logged it."""
+        # No sweep here has trials resumed from earlier sweeps (HyperDriveConfig(resume_from=...) is refused), so
+        # both values pick among the same trials.
+        del include_resume_from_runs
         scored, maximize = self._scored_children(include_failed, include_canceled)
         scored = [s for s in scored if s[1] is not None]
         if not scored:

@@ -129,6 +129,63 @@ PARAMS = {
         "the existing one silently.", "Dataset.get_by_name(ws, name) when it may exist"),
     ("Dataset.update (deprecated)", "visible"): (
         None, "refuse", "v2 hides a data asset by archiving it.", "ml_client.data.archive(name) / restore(name)"),
+    # runs
+    ("Run.child_run", "outputs"): (
+        None, "warn", "a child run has no outputs folder of its own here; nothing is read from the folder named.",
+        "child.upload_folder(name, path) (v2: files under ./outputs of the job are kept)"),
+    ("Run.get_context", "used_for_context_manager"): (
+        False, "warn", "`with run:` behaves the same whatever the value (v2 jobs end when their script ends).",
+        "nothing to change"),
+    ("Run.get_metrics", "populate"): (
+        False, "warn", "metric values are always returned whole (v2/MLflow keeps no external metric blobs).",
+        "nothing to change"),
+    ("Run.upload_files", "return_artifacts"): (
+        False, "warn", "v2 uploads return no artifact objects; upload_files returns None.",
+        "run.get_file_names() after the upload"),
+    ("Run.upload_files", "timeout_seconds"): (
+        None, "warn", "uploads here are not time-limited (v2 uploads retry until done or failed).",
+        "nothing to change"),
+    ("get_run", "rehydrate"): (True, "warn", "runs are always reopened whole (v2 jobs have no partial form).",
+                               "nothing to change"),
+    ("get_run", "clean_up"): (True, "warn", "reopening a run leaves nothing to clean up here.", "nothing to change"),
+    # datasets: v1 validated lazily-defined steps against the data; here every step is checked when read
+    **{(f"TabularDataset.{m}", "validate"): (
+        d, "warn", "columns and timestamps are checked when the dataset is read, not when the step is added.",
+        "call to_pandas_dataframe() (or take(1).to_pandas_dataframe()) to check early")
+       for m, d in (("keep_columns", False), ("with_timestamp_columns", False), ("time_after", True),
+                    ("time_before", True), ("time_between", True), ("time_recent", True))},
+    ("TabularDataset.to_pandas_dataframe", "on_error"): (
+        "null", "refuse", "the reader has no per-value error mode: values that do not parse are read as pandas "
+        "reads them.", "read with the default, then check the column (df[col].isna()) and raise yourself"),
+    ("TabularDataset.to_pandas_dataframe", "out_of_range_datetime"): (
+        "null", "refuse", "out-of-range datetimes are not handled apart from other values.",
+        "read with the default, then pandas.to_datetime(df[col], errors='raise')"),
+    # telemetry: acpt-estimator sends none, so these settings have nothing to act on
+    **{(f, p): (d, "warn", "acpt-estimator sends no telemetry (v2's azure-ai-ml has its own opt-out).",
+                "azure.ai.ml.MLClient(..., enable_telemetry=False) to stop v2's")
+       for f, p, d in (("set_diagnostics_collection", "verbosity", 20), ("set_diagnostics_collection", "reason", ""),
+                       ("set_diagnostics_collection", "path", None),
+                       ("get_diagnostics_collection_info", "component_name", None),
+                       ("get_diagnostics_collection_info", "path", None),
+                       ("get_diagnostics_collection_info", "proceed_in_hbi_mode", False),
+                       ("get_telemetry_log_handler", "instrumentation_key", None),
+                       ("get_telemetry_log_handler", "component_name", None),
+                       ("get_telemetry_log_handler", "path", None),
+                       ("get_telemetry_log_handler", "proceed_in_hbi_mode", False))},
+    # environments and models
+    ("CondaDependencies.create", "pin_sdk_version"): (
+        True, "warn", "no azureml SDK package is added to v2 environments, so there is nothing to pin.",
+        "list the packages you need (with versions) in pip_packages"),
+    ("Model.__init__", "expand"): (True, "warn", "v2 always returns whole model assets.", "nothing to change"),
+    # pipelines
+    **{(m, "parent_run_id"): (None, "refuse", "v2 pipeline jobs cannot be made children of another run.",
+                              "tag the pipeline run with the other run's id (tags={'parent': id})")
+       for m in ("PipelineEndpoint.submit", "PublishedPipeline.submit")},
+    **{(m, p): (d, "refuse", "they only apply to a datastore-triggered schedule, which v2 does not have.",
+                "a v2 JobSchedule with a RecurrenceTrigger or CronTrigger, or an Event Grid subscription on the "
+                "container that submits the job")
+       for m, poll in (("Schedule.create", 5), ("Schedule.create_for_pipeline_endpoint", 5), ("Schedule.update", None))
+       for p, d in (("polling_interval", poll), ("path_on_datastore", None), ("data_path_parameter_name", None))},
 }
 _warned: set = set()
 

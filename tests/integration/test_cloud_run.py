@@ -253,6 +253,24 @@ def test_start_logging_in_the_cloud_is_an_mlflow_run_of_the_workspace(fake_aml, 
     assert failing.get_status() == "Failed"
 
 
+def test_cloud_children_are_filtered_and_walked_as_v1_did(fake_aml, cloud_workspace):
+    """get_children(recursive, properties, type) in the cloud, as the local store answers them."""
+    run = Experiment(cloud_workspace, "tree").start_logging()
+    first = run.child_run(name="a")
+    first.add_properties({"fold": "0"})
+    grandchild = first.child_run(name="g")
+    grandchild.complete()
+    first.complete()
+    second = run.child_run(name="b")
+    second.complete()
+    assert sorted(c.id for c in run.get_children()) == sorted([first.id, second.id])
+    assert sorted(c.id for c in run.get_children(recursive=True)) == sorted([first.id, second.id, grandchild.id])
+    assert [c.id for c in run.get_children(properties={"fold": "0"})] == [first.id]
+    assert sorted(c.id for c in run.get_children(type=first.type)) == sorted([first.id, second.id])
+    assert list(run.get_children(type="azureml.PipelineRun")) == []
+    run.complete()
+
+
 def test_details_keep_what_the_job_runs_and_who_submitted_it(submit, fake_aml):
     """Run history sends ``runDefinition`` with ``script: null, arguments: []`` for a v2 job, and ``createdBy``
     (not ``submittedBy``): the v1 keys come from the job and from the run's creator."""

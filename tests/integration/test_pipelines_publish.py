@@ -52,6 +52,10 @@ def test_a_published_pipeline_is_resubmitted_with_new_parameters_and_served_by_a
     via_endpoint = endpoint.submit("endpoint-runs", pipeline_parameters={"text": "third"})
     via_endpoint.wait_for_completion(show_output=False)
     assert via_endpoint.find_step_run("read")[0].get_metrics()["read"] == "third"
+    endpoint.disable()
+    assert endpoint.reactivate("scoring-renamed") is endpoint  # v1: active again, under the name given
+    assert (endpoint.name, endpoint.status) == ("scoring-renamed", "Active")
+    assert PipelineEndpoint.get(local_workspace, name="scoring-renamed").status == "Active"
     again = run.publish_pipeline("from-run", "published from a run", "3")
     assert again.total_run_steps == 2
 

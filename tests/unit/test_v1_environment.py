@@ -158,7 +158,8 @@ def test_local_registry_versions_list_and_get(local_ws):
     assert "rich" not in list(Environment.get(local_ws, "team-env", version=1).python.conda_dependencies.pip_packages)
     with pytest.raises(UserErrorException, match="no version '7'"):
         Environment.get(local_ws, "team-env", version="7")
-    details = Environment.build(first, local_ws)
+    with pytest.warns(UserWarning, match="build_local\\(workspace\\) builds it now"):
+        details = Environment.build(first, local_ws)
     assert details.status == "Registered" and "build_local" in details.get_log()
 
 

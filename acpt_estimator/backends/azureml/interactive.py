@@ -15,7 +15,7 @@ from ...tracking import tags_match, user_tags
 from ...refusal import refused
 from ...run_handle import TERMINAL_STATUSES, ExperimentRef
 from . import run_metrics
-from .run import CloudRun
+from .run import CloudRun, filter_children
 
 _STATUS = {"RUNNING": "Running", "SCHEDULED": "Queued", "FINISHED": "Completed", "FAILED": "Failed",
            "KILLED": "Canceled"}
@@ -162,7 +162,7 @@ class CloudInteractiveRun(CloudRun):
         with run_metrics.mlflow_errors(self._id, "list the child runs"):
             found = store.search_runs([experiment_id], f"tags.{_PARENT_TAG} = '{self._id}'", 1, 1000)
         runs = [CloudInteractiveRun(self._experiment, r.info.run_id) for r in found]
-        return iter([r for r in runs if (status is None or r.get_status() == status) and tags_match(r.get_tags(), tags)])
+        return iter(filter_children(runs, recursive, tags, properties, type, status))
 
     def get_environment(self):
         """None: an interactive run executes in this process, not in an Azure ML environment."""

@@ -223,9 +223,8 @@ class CloudRun(RunHandle):
         with azure_errors(self._workspace, f"list the child runs of {self._id!r}"):
             children = list(ml_client(self._workspace).jobs.list(parent_job_name=self._id))
         runs = [run_for_job(self._experiment, child) for child in children]
-        if status is not None:
-            runs = [r for r in runs if r._status == status]
-        return iter([r for r in runs if tags_match(r.tags, tags)])
+        # the listed jobs' own status: no request per child
+        return iter(filter_children(runs, recursive, tags, properties, type, status, status_of=lambda r: r._status))
 
     @property
     def description(self):
@@ -342,3 +341,16 @@ def _distribution_dict(distribution):
         if getattr(distribution, name, None) is not None:
             fields[name] = getattr(distribution, name)
     return fields
+
+
+def filter_children(runs, recursive, tags, properties, type, status, status_of=None) -> list:
+    """v1's get_children filters over ``runs`` (with ``recursive``, their descendants after each), as the local
+    store's runs are filtered."""
+    found = []
+    for run in runs:
+        found.append(run)
+        if recursive:
+            found.extend(run.get_children(recursive=True))
+    status_of = status_of or (lambda r: r.get_status())
+    return [r for r in found if (status is None or status_of(r) == status) and tags_match(r.tags, tags)
+            and tags_match(r.properties, properties) and (type is None or r.type == type)]

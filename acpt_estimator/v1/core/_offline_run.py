@@ -73,6 +73,9 @@ class _OfflineRun:
         return "Running"
 
     def child_run(self, name=None, run_id=None, outputs=None):
+        from acpt_estimator.v1 import _params
+
+        _params.check("Run.child_run", outputs=outputs)
         child = _OfflineRun()
         child.id = run_id or f"{self.id}.{name}"
         return child

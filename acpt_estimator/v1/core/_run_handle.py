@@ -89,6 +89,9 @@ class OverHandle:
         return self._handle.get_details()
 
     def get_metrics(self, name=None, recursive=False, run_type=None, populate=False) -> dict:
+        from acpt_estimator.v1 import _params
+
+        _params.check("Run.get_metrics", populate=populate)
         if recursive:
             return self._metrics_of_tree(name, run_type)
         return self._handle.get_metrics(name)

@@ -77,6 +77,9 @@ class CondaDependencies:
                pin_sdk_version=True):
         """v1's factory. ``pip_packages`` replaces the default pip packages; ``pin_sdk_version`` pins nothing here
         (there is no installed v1 SDK version to pin ``azureml-*`` packages to)."""
+        from acpt_estimator.v1 import _params
+
+        _params.check("CondaDependencies.create", pin_sdk_version=pin_sdk_version)
         cd = CondaDependencies()
         if pip_indexurl:
             cd.set_pip_option(f"--find-links {pip_indexurl}")

@@ -276,11 +276,21 @@ class Environment:
                + ("Local runs use the current Python environment; build_local(ws) builds the image with Docker."
                   if _is_local(workspace) else
                   "Azure ML v2 builds its image when the first job uses it (see the job's image build log)."))
+        # v1 code often checks for 'Succeeded' after wait_for_completion(): say plainly that nothing was built.
+        import warnings
+
+        warnings.warn(f"Environment.build registered {registered.name}:{registered.version} but built no image: "
+                      "its status is 'Registered', not v1's 'Succeeded'. In v2 the service builds the image when the "
+                      "first job uses it; build_local(workspace) builds it now with Docker.", stacklevel=2)
         return ImageBuildDetails(registered, "Registered", log)
 
     def build_local(self, workspace, platform=None, **kwargs):
         """``docker build`` of this environment's image on this machine; returns the image tag."""
         from acpt_estimator.v1.core import _environment_store
+
+        # The image is built from this definition alone, so any workspace (v1 used it to reach the workspace's
+        # registry for its base images; ACPT and v2 base images are public) gives the same image.
+        del workspace
 
         return _environment_store.docker_build(self, platform=platform, **kwargs)
 

@@ -42,6 +42,9 @@ class Model:
 
     def __init__(self, workspace, name=None, id=None, tags=None, properties=None, version=None, run_id=None,
                  model_framework=None, expand=True, **kwargs):
+        from acpt_estimator.v1 import _params
+
+        _params.check("Model.__init__", expand=expand)
         if id:
             name, _, version = str(id).partition(":")
         if not name and not (tags or properties or run_id):

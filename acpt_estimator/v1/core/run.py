@@ -75,6 +75,9 @@ class Run(OverHandle, V1Logging, metaclass=_Reopens):
     def get_context(cls, allow_offline=True, used_for_context_manager=False, **kwargs):
         """Inside a job launched by acpt-estimator: that job's run. Elsewhere: v1's offline run (prints)."""
         global _job_run
+        from acpt_estimator.v1 import _params
+
+        _params.check("Run.get_context", used_for_context_manager=used_for_context_manager)
         from acpt_estimator.backends.local.run import run_from_job_environment
 
         handle = run_from_job_environment()
@@ -89,6 +92,9 @@ class Run(OverHandle, V1Logging, metaclass=_Reopens):
         return _OfflineRun()
 
     def upload_files(self, names, paths, return_artifacts=False, timeout_seconds=None, datastore_name=None):
+        from acpt_estimator.v1 import _params
+
+        _params.check("Run.upload_files", return_artifacts=return_artifacts, timeout_seconds=timeout_seconds)
         if len(names) != len(paths):
             raise UserErrorException(f"upload_files got {len(names)} names for {len(paths)} paths; pass one name "
                                      "per path.")
@@ -189,6 +195,9 @@ class Run(OverHandle, V1Logging, metaclass=_Reopens):
     def child_run(self, name=None, run_id=None, outputs=None):
         """A new run whose parent is this one (an interactive run: log to it, then ``complete()``); ``name`` is its
         display name."""
+        from acpt_estimator.v1 import _params
+
+        _params.check("Run.child_run", outputs=outputs)
         if run_id is None:
             run_id = f"{self.id[:240]}_{os.urandom(4).hex()}"
         return self._new_child(check("run", run_id, parameter="run_id"), name)
@@ -260,6 +269,9 @@ def find_run(workspace, run_id, experiment=None):
 
 def get_run(experiment, run_id, rehydrate=True, clean_up=True):
     """v1 ``azureml.core.run.get_run``: reopen a run of an experiment."""
+    from acpt_estimator.v1 import _params
+
+    _params.check("get_run", rehydrate=rehydrate, clean_up=clean_up)
     return find_run(experiment.workspace, run_id, experiment)
 
 

@@ -262,6 +262,8 @@ def submit(script_run_config, workspace, experiment_name, run_id=None, _parent_r
         logger.warning("submit(run_id=...) is not used: v2 names the job (the run id is returned).")
     from acpt_estimator.v1.core.experiment import Experiment
 
+    if credential_passthrough:  # the run configuration's flag, translated (or said) like any other field
+        script_run_config.run_config.credential_passthrough = True
     return Experiment(workspace, experiment_name).submit(script_run_config)
 
 

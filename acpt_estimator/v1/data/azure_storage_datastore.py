@@ -36,6 +36,10 @@ class AzureBlobDatastore(AbstractAzureStorageDatastore):
                  subscription_id=None, resource_group=None, service_data_access_auth_identity=None):
         super().__init__(workspace, name, container_name, account_name, sas_token, account_key, protocol, endpoint,
                          request_session)
+        # Kept as v1 exposed them (read by callers; v2 datastores carry no such fields, so nothing is sent).
+        self.workspace_msi_has_access = workspace_msi_has_access
+        self.subscription_id, self.resource_group = subscription_id, resource_group
+        self.service_data_access_auth_identity = service_data_access_auth_identity
 
 
 class AzureFileDatastore(AbstractAzureStorageDatastore):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime
 
 from acpt_estimator.exceptions import UserErrorException
+from acpt_estimator.v1 import _params
 from acpt_estimator.v1._refusal import refused
 from acpt_estimator.v1.data.abstract_dataset import AbstractDataset
 from acpt_estimator._lazy import lazy_names
@@ -23,6 +24,8 @@ class TabularDataset(AbstractDataset):
 
     def to_pandas_dataframe(self, on_error="null", out_of_range_datetime="null"):
         """Read every file of the dataset (downloaded first for cloud datastores) into one DataFrame."""
+        _params.check("TabularDataset.to_pandas_dataframe", on_error=on_error,
+                      out_of_range_datetime=out_of_range_datetime)
         from acpt_estimator.job_runtime.acpt_datasets import read_table
         from acpt_estimator.v1.data._files import fetch, full_path, list_files
 
@@ -37,6 +40,7 @@ class TabularDataset(AbstractDataset):
                 "Check the files and the dataset's read options (separator, header, set_column_types).") from None
 
     def keep_columns(self, columns, validate=False):
+        _params.check("TabularDataset.keep_columns", validate=validate)
         return self._step({"keep_columns": _columns("keep_columns", columns)})
 
     def drop_columns(self, columns):
@@ -52,6 +56,7 @@ class TabularDataset(AbstractDataset):
 
     def with_timestamp_columns(self, timestamp=None, partition_timestamp=None, validate=False, **kwargs):
         """Name the time columns the time_* filters use (both None: forget them)."""
+        _params.check("TabularDataset.with_timestamp_columns", validate=validate)
         for param, value in (("timestamp", timestamp), ("partition_timestamp", partition_timestamp)):
             if value is not None and not isinstance(value, str):
                 raise UserErrorException(f"with_timestamp_columns({param}={value!r}): pass a column name.")
@@ -70,16 +75,20 @@ class TabularDataset(AbstractDataset):
         return self._step({"time_filter": {"column": column, "include_boundary": bool(include_boundary), **bounds}})
 
     def time_after(self, start_time, include_boundary=True, validate=True):
+        _params.check("TabularDataset.time_after", validate=validate)
         return self._time("time_after", start=start_time, include_boundary=include_boundary)
 
     def time_before(self, end_time, include_boundary=True, validate=True):
+        _params.check("TabularDataset.time_before", validate=validate)
         return self._time("time_before", end=end_time, include_boundary=include_boundary)
 
     def time_between(self, start_time, end_time, include_boundary=True, validate=True):
+        _params.check("TabularDataset.time_between", validate=validate)
         return self._time("time_between", start_time, end_time, include_boundary)
 
     def time_recent(self, time_delta, include_boundary=True, validate=True):
         """Rows of the last ``time_delta`` (a datetime.timedelta) before now."""
+        _params.check("TabularDataset.time_recent", validate=validate)
         if not isinstance(time_delta, datetime.timedelta):
             raise UserErrorException(f"time_recent(time_delta={time_delta!r}): pass a datetime.timedelta.")
         return self._time("time_recent", start=datetime.datetime.now() - time_delta, include_boundary=include_boundary)

@@ -22,6 +22,9 @@ _state = {"said": False, "properties": global_diagnostics_properties}
 
 def set_diagnostics_collection(send_diagnostics=True, verbosity=logging.INFO, reason="", path=None):
     """Does nothing (nothing is ever sent); says so once at debug level."""
+    from acpt_estimator.v1 import _params
+
+    _params.check("set_diagnostics_collection", verbosity=verbosity, reason=reason, path=path)
     if not _state["said"]:
         _state["said"] = True
         _log.debug("set_diagnostics_collection(send_diagnostics=%r) ignored: acpt-estimator sends no telemetry.",
@@ -30,6 +33,10 @@ def set_diagnostics_collection(send_diagnostics=True, verbosity=logging.INFO, re
 
 def get_diagnostics_collection_info(component_name=None, path=None, proceed_in_hbi_mode=False):
     """v1's ``(send_diagnostics, verbosity)``: always ``(False, ...)`` here, whatever was set."""
+    from acpt_estimator.v1 import _params
+
+    _params.check("get_diagnostics_collection_info", component_name=component_name, path=path,
+                  proceed_in_hbi_mode=proceed_in_hbi_mode)
     return False, logging.NOTSET
 
 
@@ -72,6 +79,10 @@ def get_event_logger(*args, **kwargs):
 
 def get_telemetry_log_handler(instrumentation_key=None, component_name=None, path=None, proceed_in_hbi_mode=False):
     """A handler that drops records: v1's sent them to Application Insights, which nothing here contacts."""
+    from acpt_estimator.v1 import _params
+
+    _params.check("get_telemetry_log_handler", instrumentation_key=instrumentation_key, component_name=component_name,
+                  path=path, proceed_in_hbi_mode=proceed_in_hbi_mode)
     return logging.NullHandler()
 
 

@@ -98,6 +98,8 @@ class PipelineStep:
     @staticmethod
     def resolve_input_arguments(arguments, inputs, outputs, params):
         """The argument list as strings, data objects as the environment variables v1 set for them."""
+        # Each data object in ``arguments`` names its own variable, so v1's lists of the step's ports add nothing.
+        del inputs, outputs, params
         from ._step_io import argument_strings
 
         return argument_strings(arguments)

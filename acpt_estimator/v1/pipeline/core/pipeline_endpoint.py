@@ -151,6 +151,9 @@ class PipelineEndpoint:
         self._save(record)
 
     def submit(self, experiment_name, pipeline_parameters=None, parent_run_id=None, pipeline_version=None):
+        from acpt_estimator.v1 import _params
+
+        _params.check("PipelineEndpoint.submit", parent_run_id=parent_run_id)
         return self.get_pipeline(pipeline_version).submit(self._workspace, experiment_name, pipeline_parameters)
 
     def _set_status(self, status):
@@ -168,7 +171,11 @@ class PipelineEndpoint:
         self._set_status("Archived")
 
     def reactivate(self, name):
+        """v1: active again, under ``name`` (v1 sets the name with the status); returns this endpoint."""
+        if name != self._name:
+            self.set_name(name)
         self._set_status("Active")
+        return self
 
 
 def _pipeline_id(pipeline):

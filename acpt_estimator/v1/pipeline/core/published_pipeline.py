@@ -85,6 +85,9 @@ class PublishedPipeline:
         from acpt_estimator.v1.pipeline.core._submit import submit_pipeline_spec
         from acpt_estimator.v1.pipeline.core.run import PipelineRun
 
+        from acpt_estimator.v1 import _params
+
+        _params.check("PublishedPipeline.submit", parent_run_id=parent_run_id)
         check_local(workspace, "PublishedPipeline.submit")
         record = store.get(self._id)
         if record["status"] != "Active":

@@ -114,6 +114,7 @@ class StepRunOutput:
     """One output of a step run."""
 
     def __init__(self, context, pipeline_run_id, step_run, name, step_output):
+        del context  # v1's service context: the step run reads its own outputs here
         self._pipeline_run_id, self._step_run, self._name, self._path = pipeline_run_id, step_run, name, step_output
 
     def get_port_data_reference(self):

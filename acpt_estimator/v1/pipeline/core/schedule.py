@@ -10,6 +10,7 @@ import datetime
 from enum import Enum
 
 from acpt_estimator.pipelines import schedules as store
+from acpt_estimator.v1 import _params
 from acpt_estimator.v1._refusal import refused
 from acpt_estimator.v1.core.datastore import Datastore
 from acpt_estimator.v1.core.experiment import Experiment
@@ -246,6 +247,9 @@ class Schedule:
                polling_interval=5, data_path_parameter_name=None, continue_on_step_failure=None,
                path_on_datastore=None, _workflow_provider=None, _service_endpoint=None):
         """A schedule of published pipeline ``pipeline_id`` (local: run by ``acpt-estimator schedules run-due``)."""
+        _params.check("Schedule.create", polling_interval=polling_interval, path_on_datastore=path_on_datastore,
+                      data_path_parameter_name=data_path_parameter_name)
+        del wait_for_provisioning, wait_timeout  # a local schedule is in force once written: nothing to wait for
         check_local(workspace, "Schedule.create", "schedule")
         PublishedPipeline.get(workspace, pipeline_id)  # it must exist
         return Schedule._create(workspace, name, experiment_name, recurrence, description, pipeline_parameters,
@@ -257,6 +261,9 @@ class Schedule:
                                      wait_timeout=3600, datastore=None, polling_interval=5,
                                      data_path_parameter_name=None, continue_on_step_failure=None,
                                      path_on_datastore=None, _workflow_provider=None, _service_endpoint=None):
+        _params.check("Schedule.create_for_pipeline_endpoint", polling_interval=polling_interval,
+                      path_on_datastore=path_on_datastore, data_path_parameter_name=data_path_parameter_name)
+        del wait_for_provisioning, wait_timeout  # a local schedule is in force once written: nothing to wait for
         check_local(workspace, "Schedule.create_for_pipeline_endpoint", "schedule")
         from acpt_estimator.v1.pipeline.core.pipeline_endpoint import PipelineEndpoint
 
@@ -322,6 +329,9 @@ class Schedule:
     def update(self, name=None, description=None, recurrence=None, pipeline_parameters=None, status=None,
                wait_for_provisioning=False, wait_timeout=3600, datastore=None, polling_interval=None,
                data_path_parameter_name=None, continue_on_step_failure=None, path_on_datastore=None):
+        _params.check("Schedule.update", polling_interval=polling_interval, path_on_datastore=path_on_datastore,
+                      data_path_parameter_name=data_path_parameter_name)
+        del wait_for_provisioning, wait_timeout  # a local schedule is in force once written: nothing to wait for
         if datastore is not None:
             self._create(None, None, None, None, None, None, datastore, None)  # refuses, as create does
         if status not in (None, "Active", "Disabled"):
@@ -335,9 +345,11 @@ class Schedule:
         self._update_record(**fields)
 
     def disable(self, wait_for_provisioning=False, wait_timeout=3600):
+        del wait_for_provisioning, wait_timeout  # written at once: nothing to wait for
         self._update_record(status="Disabled")
 
     def enable(self, wait_for_provisioning=False, wait_timeout=3600):
+        del wait_for_provisioning, wait_timeout  # written at once: nothing to wait for
         self._update_record(status="Active")
 
     def get_pipeline_runs(self):
