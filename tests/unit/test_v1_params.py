@@ -227,6 +227,7 @@ def test_no_v1_function_swallows_a_v1_parameter():
 
 
 def test_the_scan_finds_a_swallowed_parameter():
+    from acpt_estimator.v1._refusal import refuse
     from tests.v1_params import unread
 
     def swallowing(workspace, name, tags=None, **kwargs):
@@ -235,7 +236,16 @@ def test_the_scan_finds_a_swallowed_parameter():
     def handing_on(workspace, **kwargs):
         return workspace, dict(kwargs)
 
+    def deleting(workspace, wait_timeout=3600, _internal=None):
+        del wait_timeout  # handled on purpose: the function's comment says why the value cannot matter
+        return workspace
+
+    def refusing(experiment, source_directory):
+        refuse("legacy", "why", "instead")
+
     assert unread(swallowing, ["workspace", "name", "tags", "expand"]) == ["tags", "expand"]
+    assert unread(deleting, ["workspace", "wait_timeout", "_internal"]) == []  # _v1 internals are not checked
+    assert unread(refusing, ["experiment", "source_directory"]) == []
     assert unread(handing_on, ["workspace", "expand"]) == []
 
 
