@@ -17,11 +17,9 @@ from acpt_estimator.job_runtime.acpt_datasets import DEFINITION_VAR
 from acpt_estimator.v1.core.dataset import Dataset
 from acpt_estimator.v1.core.model import Model
 from tests.local_fixtures import local_workspace, write_files  # noqa: F401
+from tests.parallel_run_fixtures import SCRIPTS, datastore  # noqa: F401
 
 pytestmark = pytest.mark.integration
-SCRIPTS = os.path.join(os.path.dirname(__file__), os.pardir, "data", "parallel_run")
-OJ = ("WeekStarting,Store,Brand,Quantity,INCOME\n1990-06-14,2,tropicana,100,10.5\n1990-06-14,2,dominicks,200,10.5\n"
-      "1990-06-21,5,tropicana,50,11.2\n1990-06-21,2,tropicana,70,10.5\n")
 
 
 def run_driver(tmp_path, datasets: dict, *options, user_args=()):
@@ -39,15 +37,6 @@ def run_driver(tmp_path, datasets: dict, *options, user_args=()):
          str(tmp_path / "out"), *options, "--", *user_args], cwd=job, env=env, capture_output=True, text=True,
         timeout=120)
     return done.returncode, done.stdout + done.stderr, tmp_path / "out"
-
-
-@pytest.fixture()
-def datastore(local_workspace, tmp_path):
-    write_files(tmp_path / "data", {**{f"files/f{i}.txt": "x" * i for i in range(1, 6)}, "oj/oj.csv": OJ,
-                                    "table/a.csv": "x,y\n1,a b\n2,c\n", "table/b.csv": "x,y\n3,d\n"})
-    store = local_workspace.get_default_datastore()
-    store.upload(str(tmp_path / "data"), target_path="raw", show_progress=False)
-    return store
 
 
 def test_file_dataset_append_row_across_nodes_and_processes(datastore, tmp_path):

@@ -13,21 +13,10 @@ from acpt_estimator.v1.core.experiment import Experiment
 from acpt_estimator.v1.core.model import Model
 from acpt_estimator.v1.pipeline.core import Pipeline, PipelineData
 from acpt_estimator.v1.pipeline.steps import ParallelRunConfig, ParallelRunStep, PythonScriptStep
-from tests.local_fixtures import local_workspace, write_files  # noqa: F401
+from tests.local_fixtures import local_workspace  # noqa: F401
+from tests.parallel_run_fixtures import SCRIPTS, datastore  # noqa: F401
 
 pytestmark = pytest.mark.integration
-SCRIPTS = os.path.join(os.path.dirname(__file__), os.pardir, "data", "parallel_run")
-OJ = ("WeekStarting,Store,Brand,Quantity,INCOME\n1990-06-14,2,tropicana,100,10.5\n1990-06-14,2,dominicks,200,10.5\n"
-      "1990-06-21,5,tropicana,50,11.2\n1990-06-21,2,tropicana,70,10.5\n")
-
-
-@pytest.fixture()
-def datastore(local_workspace, tmp_path):
-    write_files(tmp_path / "data", {**{f"files/f{i}.txt": "x" * i for i in range(1, 6)}, "oj/oj.csv": OJ,
-                                    "table/a.csv": "x,y\n1,a b\n2,c\n", "table/b.csv": "x,y\n3,d\n"})
-    store = local_workspace.get_default_datastore()
-    store.upload(str(tmp_path / "data"), target_path="raw", show_progress=False)
-    return store
 
 
 def _config(**values):
