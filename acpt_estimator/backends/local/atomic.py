@@ -32,6 +32,20 @@ def copy_file(source: str, dest: str, cleaned: set | None = None) -> None:
         raise
 
 
+def write_text(dest: str, text: str) -> None:
+    """Replace ``dest`` with ``text`` so a reader sees the old file or the new one; the temporary name carries the
+    writer's pid (``clean_stale`` knows it) and is unique per call, so threads of one process never share it."""
+    handle, tmp = tempfile.mkstemp(dir=os.path.dirname(dest), prefix=f".{os.path.basename(dest)}.{os.getpid()}.",
+                                   suffix=".tmp")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as out:
+            out.write(text)
+        os.replace(tmp, dest)
+    except BaseException:  # never leave a half-written temporary behind (a full disk, Ctrl-C)
+        _remove(tmp)
+        raise
+
+
 def stage(folder: str) -> str:
     """A private folder inside ``folder`` to build a version in; readers skip names starting with '.'."""
     os.makedirs(folder, exist_ok=True)

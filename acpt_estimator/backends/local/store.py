@@ -7,13 +7,13 @@ import errno
 import getpass
 import json
 import os
-import threading
 import urllib.parse
 
 import attrs
 
 from ...names import check as check_name, storage_key
 from ...paths import contained
+from . import atomic
 
 HOME_VAR = "ACPT_ESTIMATOR_HOME"
 DEFAULT_HOME = ".acpt"
@@ -138,19 +138,8 @@ def models_folder(store_home: str) -> str:
 
 def write_json(path: str, data) -> None:
     """Write via a temporary file and rename, so readers never see half a file."""
-    # pid and thread: the pipeline scheduler's threads may write one file at once; each needs its own temp name
-    tmp = f"{path}.{os.getpid()}.{threading.get_ident()}.tmp"
-    text = json.dumps(data, default=str)  # dumps, no indent: only that uses the C encoder (launch overhead)
-    try:
-        with open(tmp, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        try:  # never leave a half-written .tmp behind (a full disk, Ctrl-C)
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    # dumps, no indent: only that uses the C encoder (launch overhead)
+    atomic.write_text(path, json.dumps(data, default=str))
 
 
 def read_json(path: str):
