@@ -6,6 +6,8 @@ import json
 import os
 import re
 
+from . import atomic
+
 SECRET_NAME = re.compile(r"^[0-9a-zA-Z-]{1,127}$")  # Key Vault's rule; the caller has checked the name
 
 
@@ -118,8 +120,4 @@ def _write_private(path: str, data: dict) -> None:
     folder = os.path.dirname(path)
     os.makedirs(folder, mode=0o700, exist_ok=True)
     os.chmod(folder, 0o700)
-    tmp = f"{path}.{os.getpid()}.tmp"
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w", encoding="utf-8") as handle:
-        json.dump(data, handle)
-    os.replace(tmp, path)
+    atomic.write_text(path, json.dumps(data))  # mkstemp: the temporary (then the file) is 0600 from the start
