@@ -4,6 +4,11 @@
 (``backends/azureml/services.py``); v1 classes call it instead of branching on the workspace themselves. Both have
 the same members, each answering in neutral forms (dicts, handles), never v1 objects:
 
+  compute      stand_ins (True: any name is this machine); get(name) -> record (None: a stand-in); list();
+               begin_create(name, build) / begin(name, operation, action) -> poller (None: nothing in Azure);
+               wait(name, poller, timeout_seconds, show_output, min_node_count) -> False when there is nothing to read;
+               update_scale(name, min, max, idle) -> record or None; nodes(name); vm_sizes(location, compute_type);
+               active_runs(name, experiment_for, statuses, run_type, tags, properties) -> (handle, experiment)
   datastores   describe(name) -> v1's fields; list_all() -> [(name, fields)]; default_name(); register(name, fields,
                overwrite, secret, secret_kind); set_default(name); unregister(name)
   experiments  start_logging(experiment, display_name) -> run handle; portal_url(experiment) -> str;
@@ -14,7 +19,7 @@ the same members, each answering in neutral forms (dicts, handles), never v1 obj
                delete(name) -> False when there was no such secret
 
 Runs are found and listed across both stores by ``acpt_estimator.backends`` (``find_run``, ``list_runs``): a local
-run stays reachable from a cloud workspace. More concerns (datasets, environments, compute, the workspace itself) are still
+run stays reachable from a cloud workspace. More concerns (datasets, environments, the workspace itself) are still
 chosen inside their v1 modules; they move here the same way.
 """
 

@@ -12,9 +12,11 @@ from .model_records import _FRAMEWORK_PROPS, model_record
 
 class CloudServices:
     def __init__(self, workspace):
-        self.workspace = workspace
+        from .compute import CloudCompute
         from .datastore_registry import CloudDatastores
 
+        self.workspace = workspace
+        self.compute = CloudCompute(workspace)
         self.datastores = CloudDatastores(workspace)
         self.experiments = CloudExperiments(workspace)
         self.models = CloudModels(workspace)

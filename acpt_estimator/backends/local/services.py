@@ -13,9 +13,11 @@ SECRET_NAME = re.compile(r"^[0-9a-zA-Z-]{1,127}$")  # Key Vault's rule; the call
 
 class LocalServices:
     def __init__(self, workspace):
-        self.workspace = workspace
+        from .compute import LocalCompute
         from .datastore_registry import LocalDatastores
 
+        self.workspace = workspace
+        self.compute = LocalCompute(workspace)
         self.datastores = LocalDatastores(workspace)
         self.experiments = LocalExperiments()
         self.models = LocalModels()

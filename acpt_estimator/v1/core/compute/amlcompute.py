@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import os
 import re
 
 from acpt_estimator.exceptions import ComputeTargetException
 from acpt_estimator.v1._refusal import refused
-from acpt_estimator.v1.core.compute.compute import (ComputeTarget, ComputeTargetProvisioningConfiguration, logger,
+from acpt_estimator.v1.core.compute.compute import (ComputeTarget, ComputeTargetProvisioningConfiguration, _computes,
                                                  network_settings)
 from acpt_estimator._lazy import lazy_names
 
@@ -175,11 +174,8 @@ class AmlCompute(ComputeTarget):
 
     def wait_for_completion(self, show_output=False, min_node_count=None, timeout_in_minutes=25,
                             is_delete_operation=False):
-        if min_node_count and not self.workspace._offline:
-            logger.warning("wait_for_completion(min_node_count=%s) is not awaited: v2 clusters scale up when a job "
-                           "is submitted.", min_node_count)
         return self._wait(show_output, None if timeout_in_minutes is None else timeout_in_minutes * 60,
-                          is_delete_operation)
+                          is_delete_operation, min_node_count=min_node_count)
 
     def _props(self) -> dict:
         return ((self._rest.get("properties") or {}).get("properties") or {}) if self._rest else {}
@@ -215,15 +211,7 @@ class AmlCompute(ComputeTarget):
     def list_nodes(self) -> list:
         """v1: one dict per node (``nodeId``, ``port``, ``publicIpAddress``, ``privateIpAddress``, ``nodeState``,
         ``runId``); none offline, where no cluster exists."""
-        if self.workspace._offline:
-            return []
-        from acpt_estimator.backends.azureml.client import azure_errors, ml_client
-
-        with azure_errors(self.workspace, f"list the nodes of compute target {self.name!r}"):
-            nodes = list(ml_client(self.workspace).compute.list_nodes(self.name))
-        fields = (("nodeId", "node_id"), ("port", "port"), ("publicIpAddress", "public_ip_address"),
-                  ("privateIpAddress", "private_ip_address"), ("nodeState", "node_state"), ("runId", "run_id"))
-        return [{key: _rest_field(node, key, attr) for key, attr in fields} for node in nodes]
+        return _computes(self.workspace).nodes(self.name)
 
     @staticmethod
     def supported_vmsizes(workspace, location=None) -> list:
@@ -236,21 +224,12 @@ class AmlCompute(ComputeTarget):
                              ("idle_seconds_before_scaledown", idle_seconds_before_scaledown)):
             if value is not None:
                 setattr(config, field, value)
-        if self.workspace._offline:
+        record = _computes(self.workspace).update_scale(self.name, min_nodes, max_nodes, idle_seconds_before_scaledown)
+        if record is None:  # a stand-in: nothing in Azure, its configuration records the change
             config.validate_configuration()
             self._config = config
             return
-        from acpt_estimator.backends.azureml.client import azure_errors, ml_client
-
-        self.refresh_state()
-        entity = self._entity
-        entity.min_instances = entity.min_instances if min_nodes is None else min_nodes
-        entity.max_instances = entity.max_instances if max_nodes is None else max_nodes
-        if idle_seconds_before_scaledown is not None:
-            entity.idle_time_before_scale_down = idle_seconds_before_scaledown
-        with azure_errors(self.workspace, f"update compute target {self.name!r}"):
-            ml_client(self.workspace).compute.begin_update(entity).result()
-        self.refresh_state()
+        self._set_record(record)
 
     add_identity = refused("AmlCompute.add_identity", "a cluster's identity is set when it is created or updated "
                            "in v2.", "AmlCompute(identity=IdentityConfiguration(...)) with "
@@ -264,13 +243,6 @@ class AmlCompute(ComputeTarget):
                             "the Azure portal: Azure Machine Learning > Quotas > Request quota")
 
 
-def _rest_field(entity, key, attr):
-    """azure-ai-ml 1.35's AmlComputeNodeInfo and VmSize keep the REST keys (``nodeId``, ``vCPUs``) in their
-    ``__dict__`` and leave their own attributes (``node_id``, ``v_cp_us``) empty: read either."""
-    value = vars(entity).get(key)
-    return value if value is not None else getattr(entity, attr, None)
-
-
 def _v1_priority(priority):
     return {"dedicated": "Dedicated", "lowpriority": "LowPriority"}.get(priority, priority)
 
@@ -278,19 +250,7 @@ def _v1_priority(priority):
 def supported_vmsizes(workspace, location, compute_type) -> list:
     """v1's dicts (``name``, ``vCPUs``, ``gpus``, ``memoryGB``, ``maxResourceVolumeMB``); offline: this machine,
     the only size local runs have."""
-    if workspace._offline:
-        memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2 ** 30
-        gpus = len([d for d in os.listdir("/dev") if d.startswith("nvidia") and d[6:].isdigit()]) \
-            if os.path.isdir("/dev") else 0
-        return [{"name": "local", "vCPUs": os.cpu_count(), "gpus": gpus, "memoryGB": round(memory, 1),
-                 "maxResourceVolumeMB": None}]
-    from acpt_estimator.backends.azureml.client import azure_errors, ml_client
-
-    with azure_errors(workspace, "list the supported VM sizes"):
-        sizes = ml_client(workspace).compute.list_sizes(location=location, compute_type=compute_type)
-    fields = (("name", "name"), ("vCPUs", "v_cp_us"), ("gpus", "gpus"), ("memoryGB", "memory_gb"),
-              ("maxResourceVolumeMB", "max_resource_volume_mb"))
-    return [{key: _rest_field(size, key, attr) for key, attr in fields} for size in sizes]
+    return _computes(workspace).vm_sizes(location, compute_type)
 
 
 __all__ = ["AmlCompute", "AmlComputeNodeStateCounts", "AmlComputeProvisioningConfiguration", "AmlComputeStatus",

@@ -2,13 +2,9 @@
 
 from __future__ import annotations
 
-import logging
-
 from acpt_estimator.exceptions import ComputeTargetException
 from acpt_estimator.v1._refusal import refused
 from acpt_estimator._lazy import lazy_names
-
-logger = logging.getLogger(__name__)
 
 _V1_TYPES = {"amlcompute": "AmlCompute", "computeinstance": "ComputeInstance", "kubernetes": "Kubernetes",
              "virtualmachine": "VirtualMachine", "databricks": "Databricks", "hdinsight": "HDInsight",
@@ -18,11 +14,11 @@ _ATTACH_V2 = ("ml_client.compute.begin_attach(KubernetesCompute(...)|VirtualMach
               "`az ml compute attach`")
 
 
-def _not_found(name) -> ComputeTargetException:
-    return ComputeTargetException(
-        f"ComputeTargetNotFound: Compute Target with name {name} not found in provided workspace. "
-        "Create it with ComputeTarget.create(ws, name, AmlCompute.provisioning_configuration(vm_size=..., "
-        "max_nodes=...)), or pick an existing name from ws.compute_targets.")
+def _computes(workspace):
+    """The workspace's compute service (``acpt_estimator.services``): v2 computes, or stand-ins locally."""
+    from acpt_estimator.services import services_for
+
+    return services_for(workspace).compute
 
 
 def _v1_type(entity_type) -> str:
@@ -41,14 +37,10 @@ class ComputeTarget:
     def __new__(cls, workspace=None, name=None):
         if workspace is None or name is None or cls is not ComputeTarget:
             return super().__new__(cls)
-        target_cls = _class_for("AmlCompute")
-        if not workspace._offline:
-            entity, rest = _lookup(workspace, name)
-            target_cls = _class_for(_v1_type(entity.type))
-            target = super().__new__(target_cls)
-            target._entity, target._rest = entity, rest
-            return target
-        return super().__new__(target_cls)
+        record = _computes(workspace).get(name)  # None: a stand-in for this machine
+        target = super().__new__(_class_for(_v1_type(record["type"]) if record else "AmlCompute"))
+        target._record = record
+        return target
 
     def __init__(self, workspace=None, name=None):
         if workspace is None or name is None:
@@ -58,26 +50,32 @@ class ComputeTarget:
         self.workspace = workspace
         self.name = name
         self._poller = None
-        entity, rest = getattr(self, "_entity", None), getattr(self, "_rest", None)
-        if entity is None and not workspace._offline:
-            entity, rest = _lookup(workspace, name)
-            if self._compute_type and _v1_type(entity.type) != self._compute_type:
+        if "_record" in self.__dict__:  # looked up by __new__ (ComputeTarget(ws, name))
+            record = self.__dict__.pop("_record")
+        else:
+            record = _computes(workspace).get(name)
+            if record is not None and self._compute_type and _v1_type(record["type"]) != self._compute_type:
                 raise ComputeTargetException(
-                    f"Compute target {name!r} is a {entity.type}, not {self._compute_type}; use ComputeTarget(ws, "
-                    f"{name!r}) to get it whatever its type.")
-        self._set_entity(entity, rest)
+                    f"Compute target {name!r} is a {record['type']}, not {self._compute_type}; use "
+                    f"ComputeTarget(ws, {name!r}) to get it whatever its type.")
+        self._set_record(record)
 
     @classmethod
-    def _make(cls, workspace, name, entity=None, rest=None):
+    def _make(cls, workspace, name, record=None):
         target = cls.__new__(cls)
         target.workspace, target.name, target._poller = workspace, name, None
-        target._set_entity(entity, rest)
+        target._set_record(record)
         return target
 
-    def _set_entity(self, entity, rest=None) -> None:
-        self._entity, self._rest = entity, dict(rest or {})
+    @property
+    def _stands_in(self) -> bool:
+        """A stand-in for this machine (the compute service says: a local workspace has no computes)."""
+        return _computes(self.workspace).stand_ins
+
+    def _set_record(self, record) -> None:
+        self._rest = dict((record or {}).get("rest") or {})
         props = self._rest.get("properties") or {}
-        if entity is None:  # offline: a stand-in that provisioning code can call without Azure
+        if record is None:  # offline: a stand-in that provisioning code can call without Azure
             self.type = self._compute_type or "AmlCompute"
             self.provisioning_state = "Succeeded"
             self.location = getattr(self.workspace, "location", None)
@@ -88,16 +86,15 @@ class ComputeTarget:
             self.is_attached = False
             self.id = None
             return
-        self.type = _v1_type(entity.type)
-        state = entity.provisioning_state
-        self.provisioning_state = str(getattr(state, "value", state))  # the SDK gives an enum; v1 gave text
-        self.location = entity.location
-        self.tags = dict(entity.tags or {})
-        self.description = entity.description
+        self.type = _v1_type(record["type"])
+        self.provisioning_state = record["provisioning_state"]
+        self.location = record["location"]
+        self.tags = dict(record["tags"])
+        self.description = record["description"]
         self.provisioning_errors = props.get("provisioningErrors") or None
         self.cluster_resource_id = props.get("resourceId")
         self.is_attached = bool(props.get("isAttachedCompute"))
-        self.id = entity.id
+        self.id = record["id"]
 
     # ---- v1 static members --------------------------------------------------------------------------
     @staticmethod
@@ -114,15 +111,8 @@ class ComputeTarget:
     @staticmethod
     def list(workspace) -> list:
         """Every compute of the workspace as v1 objects (none offline: ``ws.compute_targets[name]`` stands in)."""
-        if workspace._offline:
-            return []
-        from acpt_estimator.backends.azureml import sdk
-        from acpt_estimator.backends.azureml.client import azure_errors, ml_client
-
-        with azure_errors(workspace, "list compute targets"):
-            found = sdk.compute_resources(ml_client(workspace), workspace)
-        return [_class_for(_v1_type(entity.type))._make(workspace, entity.name, entity, rest)
-                for entity, rest in found]
+        return [_class_for(_v1_type(record["type"]))._make(workspace, record["name"], record)
+                for record in _computes(workspace).list()]
 
     @staticmethod
     def deserialize(workspace, object_dict):
@@ -132,10 +122,11 @@ class ComputeTarget:
                 f"ComputeTarget.deserialize(object_dict={object_dict!r}) needs a dict with at least 'name' (what "
                 "serialize() returns).")
         name = object_dict["name"]
-        if workspace._offline:
+        record = _computes(workspace).get(name)
+        if record is None:  # a stand-in of the serialized type
             kind = object_dict.get("type") or (object_dict.get("properties") or {}).get("computeType")
             return _class_for(kind or "AmlCompute")._make(workspace, name)
-        return ComputeTarget(workspace, name)
+        return _class_for(_v1_type(record["type"]))._make(workspace, name, record)
 
     attach = refused("ComputeTarget.attach", "v1 attach configurations (AKS, Databricks, remote VMs, ...) have no "
                      "v1-shaped counterpart here.", _ATTACH_V2)
@@ -144,22 +135,11 @@ class ComputeTarget:
     def wait_for_completion(self, show_output=False, is_delete_operation=False):
         return self._wait(show_output, None, is_delete_operation)
 
-    def _wait(self, show_output, timeout_seconds, deleting=False):
+    def _wait(self, show_output, timeout_seconds, deleting=False, min_node_count=None):
         """Wait for the create (or, ``deleting``: the delete) started on this object; v1's printout."""
-        if self.workspace._offline:
-            if show_output:
-                print(f"Local runs are forced: compute target {self.name!r} is not provisioned.")
-            return None
-        if self._poller is not None:
-            if show_output:
-                print("Creating", end="", flush=True)
-            self._poller.wait(timeout=timeout_seconds)
-            if not self._poller.done():
-                raise ComputeTargetException(
-                    f"Compute target {self.name!r} was not ready within {timeout_seconds} seconds; call "
-                    "wait_for_completion(timeout_in_minutes=...) again with a longer timeout.")
-            self._poller.result()
-            self._poller = None
+        if not _computes(self.workspace).wait(self.name, self._poller, timeout_seconds, show_output, min_node_count):
+            return None  # a stand-in: nothing was provisioned
+        self._poller = None
         if deleting:  # v1's is_delete_operation: the compute is gone, there is no state to read
             self.provisioning_state = "Deleted"
             if show_output:
@@ -176,8 +156,9 @@ class ComputeTarget:
         return None
 
     def refresh_state(self) -> None:
-        if not self.workspace._offline:
-            self._set_entity(*_lookup(self.workspace, self.name))
+        record = _computes(self.workspace).get(self.name)
+        if record is not None:  # a stand-in's state is its own
+            self._set_record(record)
 
     @property
     def status(self):
@@ -207,33 +188,25 @@ class ComputeTarget:
         self._begin("delete", "Detach")
 
     def _begin(self, operation: str, action: str | None = None):
-        if self.workspace._offline:
-            logger.info("Local runs are forced: nothing to %s for compute target %r in Azure.",
-                        (action or operation).lower(), self.name)
-            return None
-        from acpt_estimator.backends.azureml.client import azure_errors, ml_client
-
-        ops = ml_client(self.workspace).compute
-        with azure_errors(self.workspace, f"{(action or operation).lower()} compute target {self.name!r}"):
-            method = getattr(ops, f"begin_{operation}")
-            self._poller = method(self.name, action=action) if action else method(self.name)
-        return self._poller
+        poller = _computes(self.workspace).begin(self.name, operation, action)  # None for a stand-in
+        if poller is not None:
+            self._poller = poller
+        return poller
 
     def get_active_runs(self, type=None, tags=None, properties=None, status=None):
         """v1: a generator of the runs queued or running on this compute (``status`` picks one state).
 
         Offline the stand-in is this machine, so its runs are the active local runs of the run store."""
+        from acpt_estimator.v1.core._run_handle import wrap
+        from acpt_estimator.v1.core.experiment import Experiment
+
+        def experiment_for(name):
+            return Experiment(self.workspace, name, _skip_name_validation=True)
+
         wanted = (status,) if status else ACTIVE_RUN_STATES
-        if not self.workspace._offline:  # run history filters the compute's runs
-            yield from _cloud_runs(self.workspace, self.name, status=wanted, run_type=type, tags=tags,
-                                   properties=properties)
-            return
-        for run in _local_runs(self.workspace):
-            if run.get_status() not in wanted or (type is not None and run.type != type):
-                continue
-            details = run.get_details() if tags or properties else {}
-            if _has(details.get("tags"), tags) and _has(details.get("properties"), properties):
-                yield run
+        for handle, experiment in _computes(self.workspace).active_runs(self.name, experiment_for, wanted, type,
+                                                                         tags, properties):
+            yield wrap(handle, experiment)
 
     def serialize(self) -> dict:
         return {"id": self.id, "name": self.name, "location": self.location, "tags": self.tags,
@@ -264,49 +237,11 @@ class ComputeTargetProvisioningConfiguration:
         self.validate_configuration()
         target = _class_for(self._target_type)._make(workspace, name)
         target._config = self
-        if workspace._offline:
-            logger.info("Local runs are forced: compute target %r is not created in Azure.", name)
-            return target
-        from acpt_estimator.backends.azureml.client import azure_errors, ml_client
-
-        with azure_errors(workspace, f"create compute target {name!r}"):
-            target._poller = ml_client(workspace).compute.begin_create_or_update(
-                self._to_v2(name, workspace.subscription_id))
-        target.provisioning_state = "Creating"
+        target._poller = _computes(workspace).begin_create(name, lambda subscription_id: self._to_v2(name,
+                                                                                                  subscription_id))
+        if target._poller is not None:
+            target.provisioning_state = "Creating"
         return target
-
-
-def _has(actual: dict, wanted) -> bool:
-    """v1's tag/property filter: a list of keys that must exist, or a dict of values that must match."""
-    if not wanted:
-        return True
-    actual = actual or {}
-    if isinstance(wanted, dict):
-        return all(actual.get(k) == v for k, v in wanted.items())
-    return all(k in actual for k in ([wanted] if isinstance(wanted, str) else wanted))
-
-
-def _local_runs(workspace):
-    from acpt_estimator.backends.local.run import LocalRun
-    from acpt_estimator.backends.local.store import all_run_records, run_paths
-    from acpt_estimator.v1.core._run_handle import wrap
-    from acpt_estimator.v1.core.experiment import Experiment
-
-    for record in all_run_records():
-        experiment = Experiment(workspace, record.get("experimentName") or "local", _skip_name_validation=True)
-        yield wrap(LocalRun(run_paths(record["runId"]), experiment=experiment), experiment)
-
-
-def _cloud_runs(workspace, name, **filters):
-    """The compute's runs from run history (``computes/{name}/runs``, filtered there)."""
-    from acpt_estimator.backends.azureml.listing import compute_jobs
-    from acpt_estimator.backends.azureml.run import run_for_job
-    from acpt_estimator.v1.core._run_handle import wrap
-    from acpt_estimator.v1.core.experiment import Experiment
-
-    for job in compute_jobs(workspace, name, **filters):
-        experiment = Experiment(workspace, job.experiment_name, _skip_name_validation=True)
-        yield wrap(run_for_job(experiment, job), experiment)
 
 
 def _serialized(status):
@@ -319,21 +254,6 @@ def _class_for(v1_type: str):
     from acpt_estimator.v1.core.compute.computeinstance import ComputeInstance
 
     return {"AmlCompute": AmlCompute, "ComputeInstance": ComputeInstance}.get(v1_type, ComputeTarget)
-
-
-def _lookup(workspace, name):
-    """(v2 entity, REST body) of a compute; the REST body keeps what v1's status shows and v2's entity drops
-    (node counts, allocation state, instance state)."""
-    from azure.core.exceptions import ResourceNotFoundError
-
-    from acpt_estimator.backends.azureml import sdk
-    from acpt_estimator.backends.azureml.client import azure_errors, ml_client
-
-    try:
-        with azure_errors(workspace, f"look up compute target {name!r}"):
-            return sdk.compute_resource(ml_client(workspace), workspace, name)
-    except ResourceNotFoundError:
-        raise _not_found(name) from None
 
 
 __all__ = ["ComputeTarget", "ComputeTargetException", "ComputeTargetProvisioningConfiguration"]

@@ -93,7 +93,7 @@ class ComputeInstance(ComputeTarget):
         props = outer.get("properties") or {}
         created_by = (props.get("createdBy") or {}).get("userName") if isinstance(props.get("createdBy"), dict) \
             else props.get("createdBy")
-        state = props.get("state") or ("Running" if self.workspace._offline else None)
+        state = props.get("state") or ("Running" if self._stands_in else None)  # a stand-in is this machine
         return ComputeInstanceStatus(outer.get("createdOn"), created_by, props.get("errors"), outer.get("modifiedOn"),
                                      state, props.get("vmSize") or getattr(getattr(self, "_config", None),
                                                                            "vm_size", None))
