@@ -2,7 +2,8 @@
 
 ``services_for(workspace)`` returns a ``LocalServices`` (``backends/local/services.py``) or a ``CloudServices``
 (``backends/azureml/services.py``); v1 classes call it instead of branching on the workspace themselves. Both have
-the same members, each answering in neutral forms (dicts, handles), never v1 objects:
+the same members, each answering in neutral forms (dicts, handles), never v1 objects of its own making (environments
+are v1 definitions handed in, read through their methods and copied):
 
   compute      stand_ins (True: any name is this machine); get(name) -> record (None: a stand-in); list();
                begin_create(name, build) / begin(name, operation, action) -> poller (None: nothing in Azure);
@@ -11,6 +12,9 @@ the same members, each answering in neutral forms (dicts, handles), never v1 obj
                active_runs(name, experiment_for, statuses, run_type, tags, properties) -> (handle, experiment)
   datastores   describe(name) -> v1's fields; list_all() -> [(name, fields)]; default_name(); register(name, fields,
                overwrite, secret, secret_kind); set_default(name); unregister(name)
+  environments register(env) -> the registered copy; find(name, version, load) -> a definition of the local store
+               or None; resolve(name, version, label) -> (image, version) of a workspace environment or None;
+               names(); image(name, version, label) -> (image, version) or None; where, build_note (build's log)
   experiments  start_logging(experiment, display_name) -> run handle; portal_url(experiment) -> str;
                tags(name) -> an object with read()/update(dict)/remove(keys), or None where tags cannot be kept
   models       get(name, version) / list(name) / register(...) -> model records (dicts of v1's fields);
@@ -19,7 +23,7 @@ the same members, each answering in neutral forms (dicts, handles), never v1 obj
                delete(name) -> False when there was no such secret
 
 Runs are found and listed across both stores by ``acpt_estimator.backends`` (``find_run``, ``list_runs``): a local
-run stays reachable from a cloud workspace. More concerns (datasets, environments, the workspace itself) are still
+run stays reachable from a cloud workspace. More concerns (datasets, the workspace itself) are still
 chosen inside their v1 modules; they move here the same way.
 """
 

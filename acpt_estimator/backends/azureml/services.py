@@ -14,10 +14,12 @@ class CloudServices:
     def __init__(self, workspace):
         from .compute import CloudCompute
         from .datastore_registry import CloudDatastores
+        from .environments import CloudEnvironments
 
         self.workspace = workspace
         self.compute = CloudCompute(workspace)
         self.datastores = CloudDatastores(workspace)
+        self.environments = CloudEnvironments(workspace)
         self.experiments = CloudExperiments(workspace)
         self.models = CloudModels(workspace)
         self.secrets = CloudSecrets(workspace)

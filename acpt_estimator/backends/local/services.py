@@ -15,10 +15,12 @@ class LocalServices:
     def __init__(self, workspace):
         from .compute import LocalCompute
         from .datastore_registry import LocalDatastores
+        from .environments import LocalEnvironments
 
         self.workspace = workspace
         self.compute = LocalCompute(workspace)
         self.datastores = LocalDatastores(workspace)
+        self.environments = LocalEnvironments(workspace)
         self.experiments = LocalExperiments()
         self.models = LocalModels()
         self.secrets = LocalSecrets()

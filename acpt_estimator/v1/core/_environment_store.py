@@ -1,63 +1,16 @@
-"""Environment operations that need a place: the local registry, ``docker build`` and image details."""
+"""Environment operations on this machine and the image: ``docker build`` and image details."""
 
 from __future__ import annotations
 
-import json
 import logging
 import os
 import shutil
 import subprocess
 
 from acpt_estimator import environments as engine
-from acpt_estimator.backends.local import environments as registry
 from acpt_estimator.exceptions import UserErrorException
 
 logger = logging.getLogger(__name__)
-
-
-def register(env):
-    """A new local version of ``env.name`` unless the latest one has the same content."""
-    from acpt_estimator.v1.core.environment import Environment
-
-    known = registry.versions(env.name)
-    if known:
-        latest = Environment.load_from_directory(registry.version_folder(env.name, known[-1]))
-        if _content(latest) == _content(env):
-            return latest
-    version = env.version or str(int(known[-1]) + 1 if known else 1)
-    registered = env.clone(env.name)
-    registered.version = version
-    folder = registry.version_folder(env.name, version)
-    if os.path.isdir(folder):
-        raise UserErrorException(f"Environment {env.name}:{version} is already registered with other content; "
-                                 "set env.version = None to register a new version.")
-    registered.save_to_directory(folder)
-    return registered
-
-
-def get(name, version=None):
-    """The registered definition, or None when ``name`` is not in the local registry."""
-    from acpt_estimator.v1.core.environment import Environment
-
-    known = registry.versions(name)
-    if version is not None and str(version) not in known:
-        if known:
-            raise UserErrorException(f"Environment {name!r} has no version {version!r} in the local store; "
-                                     f"registered versions: {known}.")
-        return None
-    if not known:
-        return None
-    return Environment.load_from_directory(registry.version_folder(name, str(version or known[-1])))
-
-
-def latest_of_each() -> dict:
-    return {name: get(name) for name in registry.names()}
-
-
-def _content(env) -> str:
-    data = env._to_dict()
-    data.pop("version", None)
-    return json.dumps(data, sort_keys=True)
 
 
 def docker_build(env, platform=None, **kwargs):
@@ -105,8 +58,8 @@ def _buildable(spec):
 
 def image_details(env, workspace):
     """v1's image details: the image a job of this environment runs in (or the Dockerfile that builds it)."""
+    from acpt_estimator.services import services_for
     from acpt_estimator.v1.core._environment_sections import DockerImageDetails
-    from acpt_estimator.v1.core.environment import _is_local
 
     spec = env._to_spec()
     image, version, dockerfile = spec.image, env.version, spec.dockerfile
@@ -114,13 +67,9 @@ def image_details(env, workspace):
         acpt = engine.acpt_for_name(spec.name)
         image = acpt.image if acpt is not None else None
     elif spec.kind == "registered":
-        if _is_local(workspace):
-            raise UserErrorException(f"Environment {env.name!r} is not in the local store; register it first "
-                                     "(env.register(ws)).")
-        from acpt_estimator.backends.azureml.assets import environment_image
-
-        image, version = environment_image(workspace, spec.name, spec.version, spec.label) or (None, version)
-    from acpt_estimator.v1.core.environment import _has_registry_host
+        image, version = services_for(workspace).environments.image(spec.name, spec.version, spec.label) or \
+            (None, version)
+    from acpt_estimator.v1.core._environment_spec import _has_registry_host
 
     registry = image.split("/", 1)[0] if image and _has_registry_host(image) else None
     return DockerImageDetails({

@@ -10,12 +10,9 @@ import os
 import shutil
 import subprocess
 
-import attrs
-
 from acpt_estimator import environments as engine
 from acpt_estimator.exceptions import UserErrorException
 from acpt_estimator.spec import EnvironmentSpec
-from acpt_estimator.target import local_mode
 from acpt_estimator.v1._refusal import refused
 from acpt_estimator.v1.core._environment_sections import (  # noqa: F401 (v1 names of this module)
     DockerBuildContext, DockerEnvironment, DockerImageDetails, DockerImagePlatform, DockerSection, ImageBuildDetails,
@@ -29,13 +26,15 @@ DEFAULT_CPU_IMAGE = engine.DEFAULT_CPU_IMAGE
 _CONDA_FILE = "conda_dependencies.yml"
 _DOCKERFILE = "BaseDockerfile"
 _DEFINITION = "azureml_environment.json"
-_GENERIC_NAMES = ("acpt-estimator-image", "acpt-estimator-dockerfile")
 _R_SPARK = "R and Spark environments have no SDK v2 command-job equivalent."
 _SPARK_V2 = "Azure ML v2 Spark jobs: azure.ai.ml.spark(...) (az ml job create with type: spark)"
 
 
-def _is_local(workspace) -> bool:
-    return workspace is None or getattr(workspace, "is_local", False) or local_mode()
+def _environments(workspace):
+    """The workspace's environments service (``acpt_estimator.services``): the local registry, or v2 environments."""
+    from acpt_estimator.services import services_for
+
+    return services_for(workspace).environments
 
 
 class Environment:
@@ -218,15 +217,7 @@ class Environment:
         keeps the latest version."""
         if self.is_registered_reference:
             return self
-        if _is_local(workspace):
-            from acpt_estimator.v1.core import _environment_store
-
-            return _environment_store.register(self)
-        from acpt_estimator.backends.azureml.assets import register_environment
-
-        registered = copy.deepcopy(self)
-        registered.version = register_environment(workspace, self._to_spec(), self.name, self.version)
-        return registered
+        return _environments(workspace).register(self)
 
     @staticmethod
     def get(workspace, name, version=None, label=None):
@@ -235,20 +226,20 @@ class Environment:
         if version is not None and label is not None:
             raise UserErrorException("Only one of version or label can be specified. "
                                      f"Got version={version!r} and label={label!r}; drop one of them.")
-        if workspace is not None and _is_local(workspace):
-            from acpt_estimator.v1.core import _environment_store
-
-            found = _environment_store.get(name, version)
-            if found is not None:
+        if workspace is not None:
+            found = _environments(workspace).find(name, version, Environment.load_from_directory)
+            if found is not None:  # a definition registered in the local store
                 return found
         env = Environment(name, _skip_defaults=True)
         env.version = None if version is None else str(version)
         env.python.conda_dependencies = CondaDependencies(_underlying_structure={"name": name, "dependencies": []})
         acpt = engine.acpt_for_name(name)
         env.docker.base_image = acpt.image if acpt is not None else None
-        if workspace is not None and not _is_local(workspace) and not engine.is_curated_name(name):
-            env.docker.base_image, env.version = _workspace_environment(workspace, name, env.version, label)
-            label = None  # pinned to the version found, as v1's get returned one version
+        pinned = None if workspace is None or engine.is_curated_name(name) else \
+            _environments(workspace).resolve(name, env.version, label)
+        if pinned is not None:  # a workspace environment: pinned to the version found, as v1's get returned one
+            env.docker.base_image, env.version = pinned
+            label = None
         env._reference = (env.version, label, env._fingerprint())
         return env
 
@@ -256,14 +247,8 @@ class Environment:
     def list(workspace):
         """``{name: Environment}``: the latest version of each registered environment; curated names are found in
         it too (``Environments``)."""
-        if _is_local(workspace):
-            from acpt_estimator.v1.core import _environment_store
-
-            return Environments(workspace, _environment_store.latest_of_each())
-        from acpt_estimator.backends.azureml.assets import environment_names
-
-        names = environment_names(workspace)
-        return Environments(workspace, {name: Environment.get(workspace, name) for name in names})
+        return Environments(workspace, {name: Environment.get(workspace, name)
+                                        for name in _environments(workspace).names()})
 
     def build(self, workspace, image_build_compute=None):
         """Registers the environment; v2 builds its image on the service when a job first uses it."""
@@ -271,11 +256,8 @@ class Environment:
             logger.warning("image_build_compute=%r is not used: set the workspace's image build compute instead "
                            "(az ml workspace update --image-build-compute NAME).", image_build_compute)
         registered = self.register(workspace)
-        where = "this machine's store" if _is_local(workspace) else f"workspace {workspace.name!r}"
-        log = (f"Environment {registered.name}:{registered.version} is registered in {where}. "
-               + ("Local runs use the current Python environment; build_local(ws) builds the image with Docker."
-                  if _is_local(workspace) else
-                  "Azure ML v2 builds its image when the first job uses it (see the job's image build log)."))
+        store = _environments(workspace)
+        log = f"Environment {registered.name}:{registered.version} is registered in {store.where}. {store.build_note}"
         # v1 code often checks for 'Succeeded' after wait_for_completion(): say plainly that nothing was built.
         import warnings
 
@@ -299,76 +281,12 @@ class Environment:
 
         return _environment_store.image_details(self, workspace)
 
-    # ---- translation ----------------------------------------------------------------------------------
+    # ---- translation (``_environment_spec.py``) --------------------------------------------------------
     def _to_spec(self, source_directory: str | None = None) -> EnvironmentSpec:
         """The job's environment; every change made to this object (and its conda dependencies) is in it."""
-        if self.is_registered_reference:
-            version, label, _ = self._reference
-            return engine.named_environment(self.name, version, label)
-        if self._reference is not None:
-            acpt = engine.acpt_for_name(self.name)
-            if acpt is None:
-                raise UserErrorException(
-                    f"Environment.get(ws, {self.name!r}) refers to a registered environment whose definition is in "
-                    "the workspace, so changes made to it here cannot be applied. Describe the environment instead "
-                    "(Environment.from_docker_image / from_conda_specification) and register it.")
-            deps = self.python.conda_dependencies
-            return engine.build_on_acpt(acpt, conda_packages=tuple(deps.conda_packages),
-                                        pip_packages=tuple(deps.pip_options) + tuple(deps.pip_packages))
-        spec = self._definition_spec(source_directory)
-        # The user's name labels the spec (messages, build folders); v2 registers it anonymously in jobs.
-        return attrs.evolve(spec, name=self.name or spec.name) if spec.name in _GENERIC_NAMES else spec
+        from acpt_estimator.v1.core._environment_spec import to_spec
 
-    def _definition_spec(self, source_directory) -> EnvironmentSpec:
-        self._warn_unmapped()
-        conda_text = None if self.python.user_managed_dependencies else self._conda_text(source_directory)
-        docker, described = self.docker, f"environment {self.name!r}"
-        if docker.build_context is not None:
-            context = docker.build_context
-            return engine.dockerfile_environment(None, None, context_dir=context.location,
-                                                 dockerfile_path=context.dockerfile_path, description=described)
-        if docker.base_dockerfile:
-            return engine.dockerfile_environment(docker.base_dockerfile, conda_text, description=described)
-        user_pip = tuple(p for p in self.python.conda_dependencies.pip_packages
-                         if p not in engine.RUNTIME_PIP_PACKAGES) if conda_text else ()
-        return engine.image_environment(self._image(), conda_text, pip_packages=user_pip, description=described)
-
-    def _warn_unmapped(self) -> None:
-        """v1 fields with no v2 environment field: said, never dropped silently."""
-        unmapped = {
-            "python.interpreter_path": (self.python.interpreter_path not in (None, "python"),
-                                        "v2 runs 'python' from PATH; put yours first with ENV PATH=... in a Dockerfile"),
-            "python.base_conda_environment": (bool(self.python.base_conda_environment),
-                                              "v2 builds the conda environment from scratch on the image"),
-            "docker.arguments": (bool(self.docker.arguments),
-                                 "pass docker_args=... to azure.ai.ml.command(...) in a native v2 job"),
-        }
-        for field, (used, fix) in unmapped.items():
-            if used:
-                logger.warning("Environment %r: %s is not used by v2 jobs (%s).", self.name, field, fix)
-
-    def _conda_text(self, source_directory):
-        path = self.python.conda_dependencies_file
-        if path:
-            full = os.path.join(source_directory or ".", path)
-            if not os.path.isfile(full):
-                raise UserErrorException(f"python.conda_dependencies_file={path!r}: {full} does not exist. The file "
-                                         "is read relative to the source directory; put it there.")
-            with open(full, encoding="utf-8") as handle:
-                return handle.read()
-        return self.python.conda_dependencies.serialize_to_string()
-
-    def _image(self) -> str:
-        image = self.docker.base_image or DEFAULT_CPU_IMAGE
-        registry = self.docker.base_image_registry
-        address = getattr(registry, "address", None)
-        if address and not _has_registry_host(image):
-            image = f"{address.rstrip('/')}/{image}"
-        if registry is not None and (getattr(registry, "username", None) or getattr(registry, "password", None)):
-            logger.warning("Environment %r: base_image_registry credentials are not used: v2 jobs pull images with "
-                           "the workspace's identity. Grant it AcrPull on %s (or attach the registry).",
-                           self.name, address or "the registry")
-        return image
+        return to_spec(self, source_directory)
 
     def _fingerprint(self) -> str:
         data = self._to_dict()
@@ -427,24 +345,6 @@ class EnvironmentReference:
 
     def __repr__(self) -> str:
         return f"EnvironmentReference(name={self.name!r}, version={self.version!r})"
-
-
-def _workspace_environment(workspace, name, version, label):
-    """(image, version) of a workspace environment; a missing one is v1's error, with the fix."""
-    from acpt_estimator.backends.azureml.assets import environment_image
-
-    found = environment_image(workspace, name, version, label)
-    if found is None:
-        shown = f"{name}:{version}" if version else f"{name}@{label or 'latest'}"
-        raise UserErrorException(
-            f"Environment.get(ws, {name!r}): no environment {shown} in workspace {workspace.name!r}. List them with "
-            "Environment.list(ws) (az ml environment list), or register one with env.register(ws).")
-    return found
-
-
-def _has_registry_host(image: str) -> bool:
-    first = image.split("/", 1)[0]
-    return "/" in image and ("." in first or ":" in first or first == "localhost")
 
 
 def yaml_load(text: str) -> dict:
