@@ -10,11 +10,6 @@ from acpt_estimator.names import is_valid
 from acpt_estimator.paths import relative_parts
 
 
-def is_local_workspace(workspace) -> bool:
-    """Data calls stay on this machine for local-only workspaces and whenever local runs are forced."""
-    return getattr(workspace, "_offline", True)
-
-
 def is_url(path) -> bool:
     """A public web file (v1 datasets accept http(s) URLs besides datastore paths)."""
     return isinstance(path, str) and path.lower().startswith(("http://", "https://"))

@@ -10,8 +10,13 @@ are v1 definitions handed in, read through their methods and copied):
                wait(name, poller, timeout_seconds, show_output, min_node_count) -> False when there is nothing to read;
                update_scale(name, min, max, idle) -> record or None; nodes(name); vm_sizes(location, compute_type);
                active_runs(name, experiment_for, statuses, run_type, tags, properties) -> (handle, experiment)
+  datasets     register(dataset, name, description, tags, create_new_version) / get(name, version) /
+               get_by_id(id) / update(name, version, description, tags) -> dataset records (v1's fields, paths as
+               [datastore name or None, path]); names(); unregister(name); files(datastore, glob) -> [(source, path)]
   datastores   describe(name) -> v1's fields; list_all() -> [(name, fields)]; default_name(); register(name, fields,
-               overwrite, secret, secret_kind); set_default(name); unregister(name)
+               overwrite, secret, secret_kind); set_default(name); unregister(name); upload(name, src_dir,
+               target_path, overwrite, show_progress, files); download(name, target_path, prefix, overwrite,
+               show_progress) -> count
   environments register(env) -> the registered copy; find(name, version, load) -> a definition of the local store
                or None; resolve(name, version, label) -> (image, version) of a workspace environment or None;
                names(); image(name, version, label) -> (image, version) or None; where, build_note (build's log)
@@ -23,7 +28,7 @@ are v1 definitions handed in, read through their methods and copied):
                delete(name) -> False when there was no such secret
 
 Runs are found and listed across both stores by ``acpt_estimator.backends`` (``find_run``, ``list_runs``): a local
-run stays reachable from a cloud workspace. More concerns (datasets, the workspace itself) are still
+run stays reachable from a cloud workspace. More concerns (the workspace itself) are still
 chosen inside their v1 modules; they move here the same way.
 """
 

@@ -1,6 +1,7 @@
 """The Azure ML backend: JobSpec -> v2 command job through azure-ai-ml -> CloudRun handle (azure imported on use).
 
-Owns: translation to v2 jobs, the MLClient and run-history calls, cloud run handles, datastores/assets calls.
+Owns: translation to v2 jobs, the MLClient and run-history calls, cloud run handles, and a workspace's services
+(services.py: compute, datasets, datastores, environments, models, secrets).
 May import: the engine; azure-ai-ml/mlflow only inside functions; never acpt_estimator.v1.
 """
 

@@ -76,3 +76,14 @@ class CloudDatastores:
     def unregister(self, name) -> None:
         with azure_errors(self.workspace, f"unregister datastore {name!r}"):
             ml_client(self.workspace).datastores.delete(name)
+
+    def upload(self, name, src_dir, target_path, overwrite, show_progress, files) -> None:
+        """Upload ``files`` (relative to ``src_dir``) to the datastore's blob container."""
+        from .data_ops import upload
+
+        return upload(self.workspace, name, src_dir, target_path, overwrite, show_progress, files)
+
+    def download(self, name, target_path, prefix, overwrite, show_progress) -> int:
+        from .data_ops import download
+
+        return download(self.workspace, name, target_path, prefix, overwrite, show_progress)

@@ -13,11 +13,13 @@ from .model_records import _FRAMEWORK_PROPS, model_record
 class CloudServices:
     def __init__(self, workspace):
         from .compute import CloudCompute
+        from .datasets import CloudDatasets
         from .datastore_registry import CloudDatastores
         from .environments import CloudEnvironments
 
         self.workspace = workspace
         self.compute = CloudCompute(workspace)
+        self.datasets = CloudDatasets(workspace)
         self.datastores = CloudDatastores(workspace)
         self.environments = CloudEnvironments(workspace)
         self.experiments = CloudExperiments(workspace)

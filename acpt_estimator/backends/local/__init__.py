@@ -1,6 +1,7 @@
 """The local backend: a JobSpec runs on this machine through mpiexec and becomes a LocalRun handle in the local store.
 
-Owns: launching and supervising ranks, the local store (runs, models, datastores, environments, secrets, MLflow).
+Owns: launching and supervising ranks, the local store (runs, models, datastores, datasets, environments, secrets,
+MLflow), and a local workspace's services over it (services.py; compute names stand in for this machine).
 May import: the engine; never acpt_estimator.v1 (``get_run``/``list_runs`` hand users v1 runs through
 ``run_handle.presented``, which the public door fills in).
 

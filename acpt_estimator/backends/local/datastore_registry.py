@@ -87,3 +87,14 @@ class LocalDatastores:
         if data["default"] == name:
             data["default"] = "workspaceblobstore"
         _save(data)
+
+    def upload(self, name, src_dir, target_path, overwrite, show_progress, files) -> None:
+        """Copy ``files`` (relative to ``src_dir``) into the datastore's folder of the local store."""
+        from .datastores import upload
+
+        return upload(name, src_dir, target_path, overwrite, show_progress, files)
+
+    def download(self, name, target_path, prefix, overwrite, show_progress) -> int:
+        from .datastores import download
+
+        return download(name, target_path, prefix, overwrite, show_progress)

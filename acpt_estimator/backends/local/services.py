@@ -14,11 +14,13 @@ SECRET_NAME = re.compile(r"^[0-9a-zA-Z-]{1,127}$")  # Key Vault's rule; the call
 class LocalServices:
     def __init__(self, workspace):
         from .compute import LocalCompute
+        from .datasets import LocalDatasets
         from .datastore_registry import LocalDatastores
         from .environments import LocalEnvironments
 
         self.workspace = workspace
         self.compute = LocalCompute(workspace)
+        self.datasets = LocalDatasets(workspace)
         self.datastores = LocalDatastores(workspace)
         self.environments = LocalEnvironments(workspace)
         self.experiments = LocalExperiments()

@@ -5,7 +5,6 @@ from __future__ import annotations
 import logging
 import os
 
-from acpt_estimator.datastore_paths import is_local_workspace
 from acpt_estimator.exceptions import UserErrorException
 from acpt_estimator.names import check
 from acpt_estimator.paths import relative_parts
@@ -166,13 +165,10 @@ class Datastore:
         Files already at the target are skipped unless ``overwrite``."""
         if prefix is not None:  # '../x' would match nothing and silently download 0 files
             relative_parts(prefix, parameter="prefix", fix="Pass a path inside the datastore, e.g. prefix='data/train'.")
-        if is_local_workspace(self._workspace):
-            from acpt_estimator.backends.local import datastores
+        from acpt_estimator.services import services_for
 
-            return datastores.download(self._name, target_path, prefix, overwrite, show_progress)
-        from acpt_estimator.backends.azureml import data_ops
-
-        return data_ops.download(self._workspace, self._name, target_path, prefix, overwrite, show_progress)
+        return services_for(self._workspace).datastores.download(self._name, target_path, prefix, overwrite,
+                                                                 show_progress)
 
     def path(self, path: str | None = None, data_reference_name: str | None = None) -> DataReference:
         return DataReference(self, data_reference_name, path_on_datastore=path)
@@ -219,13 +215,10 @@ class Datastore:
         # Both backends: a target_path climbing out of the datastore is refused before anything is sent.
         relative_parts(target_path or "", parameter="target_path",
                        fix="Pass a path inside the datastore, e.g. target_path='mnist/train'.")
-        if is_local_workspace(self.workspace):
-            from acpt_estimator.backends.local import datastores
+        from acpt_estimator.services import services_for
 
-            return datastores.upload(self.name, src_dir, target_path, overwrite, show_progress, files)
-        from acpt_estimator.backends.azureml import data_ops
-
-        return data_ops.upload(self.workspace, self.name, src_dir, target_path, overwrite, show_progress, files)
+        return services_for(self.workspace).datastores.upload(self.name, src_dir, target_path, overwrite,
+                                                              show_progress, files)
 
     def __str__(self) -> str:
         return f"$AZUREML_DATAREFERENCE_{self.name}"

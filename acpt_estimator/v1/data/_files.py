@@ -7,15 +7,9 @@ import shutil
 import tempfile
 import urllib.parse
 
-from acpt_estimator.datastore_paths import download_url, is_local_workspace, is_url
+from acpt_estimator.datastore_paths import download_url, is_url
 from acpt_estimator.exceptions import UserErrorException
 from acpt_estimator.job_runtime.acpt_datasets import local_files, select, split_glob
-
-
-def _datastore_root(datastore) -> str:
-    from acpt_estimator.backends.local.store import datastore_folder, home
-
-    return datastore_folder(home(), datastore.name)
 
 
 def list_files(paths) -> list[tuple[tuple, str]]:
@@ -28,19 +22,11 @@ def list_files(paths) -> list[tuple[tuple, str]]:
             base, pattern = split_glob(path)
             for rel, shown in select(local_files(base), pattern or ""):
                 found.setdefault(("local", os.path.join(base, rel) if os.path.isdir(base) else base), shown)
-        elif is_local_workspace(datastore.workspace):
-            root, prefix = _datastore_root(datastore), split_glob(path.lstrip("/"))[0]
-            start = os.path.join(root, *prefix.split("/"))
-            listed = [prefix.rstrip("/") + "/" + f if prefix.strip("/") else f for f in local_files(start)] \
-                if os.path.isdir(start) else [prefix] if os.path.isfile(start) else []
-            for rel, shown in select(listed, path):
-                found.setdefault(("local", os.path.join(root, *rel.split("/"))), shown)
-        else:
-            from acpt_estimator.backends.azureml import data_ops
+        else:  # a datastore's files: its local store folder, or its blobs
+            from acpt_estimator.services import services_for
 
-            names = data_ops.list_blobs(datastore.workspace, datastore.name, split_glob(path.lstrip("/"))[0])
-            for rel, shown in select(names, path):
-                found.setdefault(("blob", datastore, rel), shown)
+            for source, shown in services_for(datastore.workspace).datasets.files(datastore, path):
+                found.setdefault(source, shown)
     return sorted(found.items(), key=lambda item: item[1])
 
 

@@ -6,7 +6,6 @@ import random
 
 import attrs
 
-from acpt_estimator.datastore_paths import is_local_workspace
 from acpt_estimator.exceptions import UserErrorException
 from acpt_estimator.v1._refusal import refused
 from acpt_estimator.v1.data.dataset_consumption_config import DatasetConsumptionConfig
@@ -273,10 +272,6 @@ def _folder_of(path: str) -> str:
     if pattern is not None or guess_uri_type(path) == "uri_folder":
         return base.rstrip("/") + "/" if base.strip("/") else ""
     return path.rsplit("/", 1)[0] + "/" if "/" in path else ""
-
-
-def is_local(dataset) -> bool:
-    return dataset.workspace is None or is_local_workspace(dataset.workspace)
 
 
 # v1 names this module also exported, defined elsewhere: resolved on first use (v1-importable.json).
