@@ -26,7 +26,7 @@ class PipelinesMixin:
     def put_component(self, name, version, body, **_):
         resource = {"id": f"{self.ws_id}/components/{name}/versions/{version}", "name": version,
                     "type": "Microsoft.MachineLearningServices/workspaces/components/versions",
-                    "properties": copy.deepcopy(body.get("properties") or {}),
+                    "properties": dict(copy.deepcopy(body.get("properties") or {}), provisioningState="Succeeded"),
                     "systemData": {"createdAt": "2026-01-01T00:00:00Z", "createdBy": "Fake User"}}
         self.components[(name, version)] = resource
         return 201, {}, resource
@@ -42,7 +42,9 @@ class PipelinesMixin:
         from .state import FakeJob, JobScript
 
         props = body["properties"]
-        for node, spec in (props.get("jobs") or {}).items():
+        jobs = props.get("jobs") or (self.pipeline_component_jobs(props["componentId"]) if props.get("componentId")
+                                     else {})  # a job of a registered pipeline component runs the component's nodes
+        for node, spec in jobs.items():
             child = str(uuid.uuid4())
             child_body = {"properties": {
                 "jobType": "Command", "experimentName": props.get("experimentName"),

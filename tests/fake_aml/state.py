@@ -19,6 +19,7 @@ from .metrics_v2 import MetricsV2Mixin
 from .mlflow_api import MlflowMixin
 from .pipelines import PipelinesMixin
 from .run_uploads import RunUploadsMixin
+from .schedules import SchedulesMixin
 
 _WS = (r"/subscriptions/(?P<sub>[^/]+)/resourceGroups/(?P<rg>[^/]+)/providers/Microsoft\.MachineLearningServices"
        r"/workspaces/(?P<ws>[^/]+)")
@@ -84,14 +85,16 @@ class FakeJob:
         return lines[: len(lines) // 2] if status == "Running" else []
 
 
-class FakeState(RunHistoryMixin, ListingMixin, MetricsV2Mixin, MlflowMixin, CoreAssetsMixin, RunUploadsMixin, PipelinesMixin):
+class FakeState(RunHistoryMixin, ListingMixin, MetricsV2Mixin, MlflowMixin, CoreAssetsMixin, RunUploadsMixin, PipelinesMixin,
+                SchedulesMixin):
     """All resources of one fake workspace; ``dispatch`` answers one request."""
 
     def __init__(self, subscription_id: str, resource_group: str, workspace_name: str):
         self.subscription_id, self.resource_group, self.workspace_name = subscription_id, resource_group, workspace_name
         self.base_url = ""
         self.codes: dict = {}  # (name, version) -> resource
-        self.components: dict = {}  # (name, version) -> resource (pipelines' anonymous components)
+        self.components: dict = {}  # (name, version) -> resource (anonymous and registered components)
+        self.schedules: dict = {}  # name -> the schedule's properties
         self.jobs: dict = {}
         self.job_creations = 0
         self.models: dict = {}  # (name, version) -> resource
@@ -190,7 +193,7 @@ class FakeState(RunHistoryMixin, ListingMixin, MetricsV2Mixin, MlflowMixin, Core
             ("GET", _WS + r"/models/(?P<name>[^/]+)/versions/(?P<version>[^/]+)", self.get_model_version),
             ("PUT", _WS + r"/models/(?P<name>[^/]+)/versions/(?P<version>[^/]+)", self.put_model_version),
             ("GET", _WS + r"/models/(?P<name>[^/]+)", self.get_model),
-        ] + self._core_routes(_WS) + self._pipeline_routes(_WS)
+        ] + self._core_routes(_WS) + self._pipeline_routes(_WS) + self._schedule_routes(_WS)
 
     def dispatch(self, method, path, query, headers, body):
         if path.startswith("/blob/"):

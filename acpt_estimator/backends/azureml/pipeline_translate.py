@@ -26,7 +26,8 @@ class V2StepContext:
             setattr(node.inputs, target, self.pipeline_job.inputs[param.name])
 
 
-def _parameter_input(param, value):
+def parameter_input(value):
+    """A pipeline input's v2 value: a literal as is, a DataPath's input as an ``Input``."""
     from azure.ai.ml import Input
 
     if isinstance(value, DataInput):
@@ -48,16 +49,10 @@ def to_pipeline_job(spec, values: dict | None = None, *, context_root=None, vali
             raise V1NotSupportedException(step.refusal)
     values = spec.parameter_values(values)
     job = PipelineJob(
-        jobs={}, inputs={p.name: _parameter_input(p, values[p.name]) for p in spec.parameters} or None,
+        jobs={}, inputs={p.name: parameter_input(values[p.name]) for p in spec.parameters} or None,
         description=spec.description, experiment_name=spec.experiment_name, display_name=spec.display_name,
         tags=dict(spec.tags) or None)
-    job.settings.continue_on_step_failure = spec.continue_on_step_failure
-    if spec.default_datastore:
-        job.settings.default_datastore = spec.default_datastore
-    if regenerate_outputs:
-        job.settings.force_rerun = True
-    if any(s.job is not None and s.job.compute.target in (None, "local") for s in spec.steps):
-        job.settings.default_compute = "serverless"  # v2 checks that every node has compute
+    apply_settings(job, spec, regenerate_outputs)
     context = V2StepContext(job, context_root)
     for step in _with_control_edges(spec):
         node = import_module(STEP_KINDS[step.kind]).to_v2_node(step, context)
@@ -66,6 +61,17 @@ def to_pipeline_job(spec, values: dict | None = None, *, context_root=None, vali
     if validate:
         validate_pipeline_job(job)
     return job
+
+
+def apply_settings(job, spec, regenerate_outputs: bool = False) -> None:
+    """The pipeline job's settings from ``spec`` (a pipeline component keeps none: they are set per job)."""
+    job.settings.continue_on_step_failure = spec.continue_on_step_failure
+    if spec.default_datastore:
+        job.settings.default_datastore = spec.default_datastore
+    if regenerate_outputs:
+        job.settings.force_rerun = True
+    if any(s.job is not None and s.job.compute.target in (None, "local") for s in spec.steps):
+        job.settings.default_compute = "serverless"  # v2 checks that every node has compute
 
 
 CONTROL_OUTPUT = "acpt_done"

@@ -8,7 +8,7 @@ from acpt_estimator.pipelines import published as store
 from acpt_estimator.v1.pipeline.core.published_pipeline import PublishedPipeline
 from acpt_estimator.v1.pipeline.core.run import PipelineRun
 
-from ._publishing import check_local
+from ._publishing import check_local_endpoint as check_local
 
 
 class PipelineIdVersion:

@@ -1,21 +1,34 @@
-"""v1 ``PublishedPipeline``: a pipeline kept by id, submitted again with new parameters (local store)."""
+"""v1 ``PublishedPipeline``: a pipeline kept by id, submitted again with new parameters (the local store, or a
+registered v2 pipeline component on an Azure ML workspace)."""
 
 from __future__ import annotations
 
 from acpt_estimator.pipelines import published as store
-from acpt_estimator.v1._refusal import refused
+from acpt_estimator.v1._refusal import refuse, refused
 
-from ._publishing import check_local
+from ._publishing import ENDPOINT_REPLACEMENT, in_cloud
+
+
+def _cloud():
+    from acpt_estimator.backends.azureml import publishing
+
+    return publishing
+
+
+def _keep(workspace, spec, name, description, version, continue_on_step_failure):
+    if in_cloud(workspace):
+        record = _cloud().publish(workspace, spec, name, description, version, continue_on_step_failure)
+    else:
+        record = store.publish(spec, name, description, version, continue_on_step_failure)
+    return PublishedPipeline._from_record(record, workspace)
 
 
 def publish(pipeline, name, description, version, continue_on_step_failure):
     """``Pipeline.publish``: keep the pipeline's spec; returns the PublishedPipeline."""
-    check_local(pipeline._workspace, "Pipeline.publish")
     if not name:
         raise ValueError("Pipeline.publish(name=...): a published pipeline needs a name.")
     spec = pipeline._to_spec(continue_on_step_failure=continue_on_step_failure)
-    record = store.publish(spec, name, description, version, spec.continue_on_step_failure)
-    return PublishedPipeline._from_record(record, pipeline._workspace)
+    return _keep(pipeline._workspace, spec, name, description, version, spec.continue_on_step_failure)
 
 
 def publish_run(pipeline_run, name, description, version, continue_on_step_failure):
@@ -23,13 +36,11 @@ def publish_run(pipeline_run, name, description, version, continue_on_step_failu
     handle = getattr(pipeline_run, "_pipeline_handle", None)
     spec = getattr(handle, "spec", None)
     workspace = getattr(pipeline_run.experiment, "workspace", None)
-    check_local(workspace, "PipelineRun.publish_pipeline")
     if spec is None:
         raise ValueError(f"Pipeline run {pipeline_run.id} was reopened from the store and does not carry its "
                          "pipeline; publish the Pipeline object instead (pipeline.publish(name)).")
     cont = spec.continue_on_step_failure if continue_on_step_failure is None else continue_on_step_failure
-    record = store.publish(spec, name, description, version, cont)
-    return PublishedPipeline._from_record(record, workspace)
+    return _keep(workspace, spec, name, description, version, cont)
 
 
 class PublishedPipeline:
@@ -42,14 +53,16 @@ class PublishedPipeline:
         self._total_run_steps, self._workspace = total_run_steps, workspace
         self._continue_on_step_failure = continue_on_step_failure
         self._step_names = list(kwargs.get("_step_names") or [])
+        self._component_id = kwargs.get("_component_id")  # Azure ML: the registered pipeline component
 
     @classmethod
     def _from_record(cls, record, workspace):
         from acpt_estimator.backends.local.store import file_uri, home
 
+        endpoint = None if record.get("componentId") else file_uri(f"{home()}/published/{record['id']}.json")
         return cls(record["name"], record["id"], record["description"], record["version"], record["id"],
-                   record["status"], file_uri(f"{home()}/published/{record['id']}.json"), record["totalRunSteps"],
-                   workspace, record["continueOnStepFailure"], _step_names=record.get("stepNames"))
+                   record["status"], endpoint, record["totalRunSteps"], workspace, record["continueOnStepFailure"],
+                   _step_names=record.get("stepNames"), _component_id=record.get("componentId"))
 
     name = property(lambda self: self._name)
     id = property(lambda self: self._id)
@@ -57,19 +70,26 @@ class PublishedPipeline:
     description = property(lambda self: self._description)
     version = property(lambda self: self._version)
     status = property(lambda self: self._status)
-    endpoint = property(lambda self: self._endpoint)
+    @property
+    def endpoint(self):
+        """Local: the store file; Azure ML: v1's REST URL has no v2 form (a batch endpoint is the replacement)."""
+        if self._component_id is not None:
+            refuse("PublishedPipeline.endpoint", f"published pipeline {self._id!r} is v2 pipeline component "
+                   f"{self._component_id}, which has no REST URL of its own.", ENDPOINT_REPLACEMENT)
+        return self._endpoint
+
     total_run_steps = property(lambda self: self._total_run_steps)
     continue_on_step_failure = property(lambda self: self._continue_on_step_failure)
 
     @staticmethod
     def get(workspace, id, _workflow_provider=None, _service_endpoint=None):
-        check_local(workspace, "PublishedPipeline.get")
-        return PublishedPipeline._from_record(store.get(id), workspace)
+        record = _cloud().get(workspace, id) if in_cloud(workspace) else store.get(id)
+        return PublishedPipeline._from_record(record, workspace)
 
     @staticmethod
     def list(workspace, active_only=True, _service_endpoint=None):
-        check_local(workspace, "PublishedPipeline.list")
-        return [PublishedPipeline._from_record(r, workspace) for r in store.all_published()
+        records = _cloud().all_published(workspace, active_only) if in_cloud(workspace) else store.all_published()
+        return [PublishedPipeline._from_record(r, workspace) for r in records
                 if not active_only or r["status"] == "Active"]
 
     @staticmethod
@@ -88,24 +108,36 @@ class PublishedPipeline:
         from acpt_estimator.v1 import _params
 
         _params.check("PublishedPipeline.submit", parent_run_id=parent_run_id)
-        check_local(workspace, "PublishedPipeline.submit")
-        record = store.get(self._id)
+        cloud = in_cloud(workspace)
+        record = _cloud().get(workspace, self._id) if cloud else store.get(self._id)
         if record["status"] != "Active":
             raise ValueError(f"Published pipeline {self._name!r} ({self._id}) is {record['status']}; enable() it "
                              "first.")
         experiment = Experiment(workspace, experiment_name)
-        spec = store.spec_of(record)
         cont = record["continueOnStepFailure"] if continue_on_step_failure is None else continue_on_step_failure
+        if cloud:
+            from acpt_estimator.v1.pipeline.core._submit import parameter_values
+
+            values = parameter_values(record["spec"], pipeline_parameters)
+            handle = _cloud().submit(workspace, experiment, record, values, bool(cont))
+            return PipelineRun._of_pipeline(experiment, handle)
+        spec = store.spec_of(record)
         spec = attrs.evolve(spec, experiment_name=experiment_name, continue_on_step_failure=bool(cont),
                             tags={"azureml.pipelineid": self._id})
         handle = submit_pipeline_spec(spec, experiment, pipeline_parameters, False, workspace)
         return PipelineRun._of_pipeline(experiment, handle)
 
+    def _set_status(self, status):
+        if in_cloud(self._workspace):
+            return _cloud().set_status(self._workspace, self._id, status)["status"]
+        return store.set_status(self._id, status)["status"]
+
     def disable(self):
-        self._status = store.set_status(self._id, "Disabled")["status"]
+        """Local: marked Disabled; Azure ML: the component version is archived (restored by ``enable``)."""
+        self._status = self._set_status("Disabled")
 
     def enable(self):
-        self._status = store.set_status(self._id, "Active")["status"]
+        self._status = self._set_status("Active")
 
     def get_step_names(self):
         return list(self._step_names)

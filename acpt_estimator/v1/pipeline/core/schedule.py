@@ -17,7 +17,7 @@ from acpt_estimator.v1.core.experiment import Experiment
 from acpt_estimator.v1.pipeline.core.published_pipeline import PublishedPipeline
 from acpt_estimator.v1.pipeline.core.run import PipelineRun
 
-from ._publishing import check_local
+from ._publishing import check_local_endpoint as check_local  # TEMP
 
 _DAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
 
