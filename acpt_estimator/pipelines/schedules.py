@@ -12,34 +12,21 @@ from types import SimpleNamespace
 
 from ..exceptions import UserErrorException
 from . import published
+from .windows_zones import WINDOWS_TO_IANA
 
 UTC = dt.timezone.utc
 _UNITS = {"Minute": dt.timedelta(minutes=1), "Hour": dt.timedelta(hours=1)}
 _DAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
-# v1's (Windows) time zone names that local schedules understand; Azure ML accepts every v1 name.
-IANA = {"UTC": "UTC", "GMT Standard Time": "Europe/London", "Greenwich Standard Time": "Atlantic/Reykjavik",
-        "W. Europe Standard Time": "Europe/Berlin", "Central Europe Standard Time": "Europe/Budapest",
-        "Romance Standard Time": "Europe/Paris", "Central European Standard Time": "Europe/Warsaw",
-        "E. Europe Standard Time": "Europe/Chisinau", "FLE Standard Time": "Europe/Kiev",
-        "Russian Standard Time": "Europe/Moscow", "India Standard Time": "Asia/Kolkata",
-        "China Standard Time": "Asia/Shanghai", "Singapore Standard Time": "Asia/Singapore",
-        "Tokyo Standard Time": "Asia/Tokyo", "Korea Standard Time": "Asia/Seoul",
-        "AUS Eastern Standard Time": "Australia/Sydney", "New Zealand Standard Time": "Pacific/Auckland",
-        "Pacific Standard Time": "America/Los_Angeles", "Mountain Standard Time": "America/Denver",
-        "Central Standard Time": "America/Chicago", "Eastern Standard Time": "America/New_York",
-        "Atlantic Standard Time": "America/Halifax", "E. South America Standard Time": "America/Sao_Paulo",
-        "Hawaiian Standard Time": "Pacific/Honolulu", "Alaskan Standard Time": "America/Anchorage"}
-
-
 def zone(name: str | None):
     from zoneinfo import ZoneInfo
 
     if name is None:
         return UTC
-    if name not in IANA:
-        raise UserErrorException(f"Time zone {name!r} is not known to local schedules (they know {sorted(IANA)}); "
-                                 "use one of those or TimeZone.UTC, or create the schedule in Azure ML.")
-    return ZoneInfo(IANA[name])
+    if name not in WINDOWS_TO_IANA:
+        raise UserErrorException(f"Time zone {name!r} is not one of v1's TimeZone values (Windows time zone names "
+                                 "such as 'Pacific Standard Time'); pass a member of azureml.pipeline.core.schedule."
+                                 "TimeZone, e.g. TimeZone.UTC.")
+    return ZoneInfo(WINDOWS_TO_IANA[name])
 
 
 def slots(recurrence: dict, after: dt.datetime, until: dt.datetime):

@@ -80,3 +80,47 @@ def test_a_published_pipeline_is_a_pipeline_component_resubmitted_with_new_input
         newer.endpoint
     with pytest.raises(V1NotSupportedException, match="PipelineComponentBatchDeployment"):
         PipelineEndpoint.publish(cloud_workspace, "scoring", "d", newer)
+
+
+def test_a_schedule_is_a_v2_job_schedule_created_listed_updated_and_disabled(fake_aml, cloud_workspace):
+    published = _pipeline(cloud_workspace).publish("nightly", version="3")
+    recurrence = ScheduleRecurrence(frequency="Week", interval=2, start_time=datetime.datetime(2026, 3, 1, 6, 30),
+                                    time_zone=TimeZone.WEuropeStandardTime, hours=[6, 18],
+                                    week_days=["Monday", "Friday"])
+    schedule = Schedule.create(cloud_workspace, "Nightly schedule", published.id, "scheduled",
+                               recurrence=recurrence, description="twice a week", pipeline_parameters={"text": "s"})
+    (put,) = fake_aml.calls("PUT", r"/schedules/[^/]+$")
+    assert put.status == 201 and put.path.endswith("/schedules/Nightly-schedule-" + schedule.id.split("-")[-1])
+    body = put.json()["properties"]
+    assert body["trigger"] == {"triggerType": "Recurrence", "frequency": "week", "interval": 2,
+                               "startTime": "2026-03-01T06:30:00", "timeZone": "W. Europe Standard Time",
+                               "schedule": {"hours": [6, 18], "minutes": [0], "weekDays": ["monday", "friday"]}}
+    job = body["action"]["jobDefinition"]
+    assert job["jobType"] == "Pipeline" and job["componentId"].endswith("/components/nightly/versions/3")
+    assert job["inputs"]["text"]["value"] == "s" and job["experimentName"] == "scheduled"
+    assert (schedule.name, schedule.status, schedule.pipeline_id) == ("Nightly schedule", "Active", published.id)
+    assert schedule.recurrence.hours == [6, 18] and schedule.recurrence.week_days == ["Monday", "Friday"]
+    assert schedule.recurrence.time_zone is TimeZone.WEuropeStandardTime
+
+    assert [s.id for s in Schedule.list(cloud_workspace)] == [schedule.id]
+    fetched = Schedule.get(cloud_workspace, schedule.id)
+    assert (fetched.description, fetched.recurrence.frequency, fetched.recurrence.interval) == ("twice a week",
+                                                                                               "Week", 2)
+    fetched.update(recurrence=ScheduleRecurrence(frequency="Day", interval=1, start_time=datetime.datetime(
+        2026, 3, 2, 4, 0), time_zone=TimeZone.TokyoStandardTime), pipeline_parameters={"text": "updated"})
+    trigger = fake_aml.state.schedules[schedule.id]["trigger"]
+    assert (trigger["frequency"], trigger["timeZone"], trigger["startTime"]) == ("day", "Tokyo Standard Time",
+                                                                                 "2026-03-02T04:00:00")
+    assert trigger["schedule"] == {"hours": [], "minutes": []}  # azure-ai-ml's form of "no pattern"
+    assert fake_aml.state.schedules[schedule.id]["action"]["jobDefinition"]["inputs"]["text"]["value"] == "updated"
+    assert fetched.recurrence.time_zone is TimeZone.TokyoStandardTime and fetched.recurrence.hours is None
+
+    fetched.disable()
+    assert fetched.status == "Disabled" and fake_aml.state.schedules[schedule.id]["isEnabled"] is False
+    assert Schedule.list(cloud_workspace) == [] and len(Schedule.list(cloud_workspace, active_only=False)) == 1
+    fetched.enable()
+    assert Schedule.get(cloud_workspace, schedule.id).status == "Active"
+    with pytest.raises(V1NotSupportedException, match="Event Grid"):
+        Schedule.create(cloud_workspace, "on-change", published.id, "scheduled", datastore="workspaceblobstore")
+    with pytest.raises(V1NotSupportedException, match="Schedules"):
+        fetched.get_pipeline_runs()

@@ -24,6 +24,16 @@ def _normalise_node(node: dict) -> None:
             runtime["path"] = "<job_runtime>"
 
 
+def check_golden(name: str, data: dict) -> None:
+    """``data`` equals tests/data/golden/<name>.yml (rewritten first under ACPT_REGENERATE_GOLDEN=1)."""
+    path = os.path.join(GOLDEN, f"{name}.yml")
+    if REGENERATE:
+        with open(path, "w", encoding="utf-8") as handle:
+            yaml.safe_dump(data, handle, sort_keys=False)
+    with open(path, encoding="utf-8") as handle:
+        assert data == yaml.safe_load(handle), f"regenerate with ACPT_REGENERATE_GOLDEN=1 and review the diff of {path}"
+
+
 def _translated(case):
     spec = CASES[case]()._to_spec("golden")
     return to_pipeline_job(spec)
@@ -34,12 +44,7 @@ def test_pipeline_translation_matches_golden_file(case):
     data = yaml.safe_load(job_to_yaml(_translated(case)))
     for node in data["jobs"].values():
         _normalise_node(node)
-    path = os.path.join(GOLDEN, f"{case}.yml")
-    if REGENERATE:
-        with open(path, "w", encoding="utf-8") as handle:
-            yaml.safe_dump(data, handle, sort_keys=False)
-    with open(path, encoding="utf-8") as handle:
-        assert data == yaml.safe_load(handle), f"regenerate with ACPT_REGENERATE_GOLDEN=1 and review the diff of {path}"
+    check_golden(case, data)
 
 
 @pytest.mark.parametrize("case", sorted(CASES))

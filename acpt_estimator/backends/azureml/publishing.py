@@ -52,24 +52,30 @@ def _next_version(client, name: str) -> str:
     return str(max([int(v) for v in versions if str(v).isdigit()], default=0) + 1)
 
 
-def publish(workspace, spec, name: str, description, version, continue_on_step_failure: bool) -> dict:
-    """Register ``spec`` (translated to a v2 pipeline) as pipeline component ``component_name(name)``."""
+def to_pipeline_component(spec, name: str, version: str, description, continue_on_step_failure: bool):
+    """The v2 pipeline component that ``Pipeline.publish(name, description, version)`` registers (no request)."""
     from azure.ai.ml.entities import PipelineComponent, PipelineJobSettings
 
     from .pipeline_translate import to_pipeline_job
 
-    client = ml_client(workspace)
     job = to_pipeline_job(spec)
     job.settings = PipelineJobSettings()  # settings belong to each job of the component (pipeline_job applies them)
     shape = job._to_component()  # the SDK's own PipelineJob -> PipelineComponent (anonymous: named below)
+    # tags, not properties: azure-ai-ml reads a component's tags back (from its spec) but drops its properties
+    return PipelineComponent(
+        name=component_name(name), version=version, description=description, display_name=name,
+        inputs=shape.inputs, outputs=shape.outputs, jobs=shape.jobs,
+        tags={V1_NAME_TAG: name, SPEC_PROPERTY: json.dumps(codec.encode(spec)),
+              CONTINUE_PROPERTY: str(bool(continue_on_step_failure))})
+
+
+def publish(workspace, spec, name: str, description, version, continue_on_step_failure: bool) -> dict:
+    """Register ``spec`` (translated to a v2 pipeline) as pipeline component ``component_name(name)``."""
+    client = ml_client(workspace)
     with azure_errors(workspace, f"publish pipeline {name!r}"):
-        registered = component_name(name)
-        # tags, not properties: azure-ai-ml reads a component's tags back (from its spec) but drops its properties
-        component = PipelineComponent(
-            name=registered, version=str(version) if version not in (None, "") else _next_version(client, registered),
-            description=description, display_name=name, inputs=shape.inputs, outputs=shape.outputs, jobs=shape.jobs,
-            tags={V1_NAME_TAG: name, SPEC_PROPERTY: json.dumps(codec.encode(spec)),
-                  CONTINUE_PROPERTY: str(bool(continue_on_step_failure))})
+        if version in (None, ""):
+            version = _next_version(client, component_name(name))
+        component = to_pipeline_component(spec, name, str(version), description, continue_on_step_failure)
         created = client.components.create_or_update(component)
     return _record(created, False)
 

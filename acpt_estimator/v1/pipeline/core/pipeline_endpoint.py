@@ -1,4 +1,5 @@
-"""v1 ``PipelineEndpoint``: one name over versions of published pipelines (local store); submit runs the default."""
+"""v1 ``PipelineEndpoint``: one name over versions of published pipelines (local store; on Azure ML it refuses,
+naming the batch endpoint that replaces it); submit runs the default."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from acpt_estimator.pipelines import published as store
 from acpt_estimator.v1.pipeline.core.published_pipeline import PublishedPipeline
 from acpt_estimator.v1.pipeline.core.run import PipelineRun
 
-from ._publishing import check_local_endpoint as check_local
+from ._publishing import check_local_endpoint
 
 
 class PipelineIdVersion:
@@ -66,7 +67,7 @@ class PipelineEndpoint:
     @staticmethod
     def publish(workspace, name, description, pipeline, _workflow_provider=None, _service_endpoint=None, **kwargs):
         """A new endpoint whose version "0" (the default) is ``pipeline`` (a PublishedPipeline)."""
-        check_local(workspace, "PipelineEndpoint.publish")
+        check_local_endpoint(workspace, "PipelineEndpoint.publish")
         if store.get_endpoint(name) is not None:
             raise ValueError(f"Pipeline endpoint {name!r} already exists; add versions with "
                              "PipelineEndpoint.get(ws, name=...).add_default(published_pipeline).")
@@ -77,7 +78,7 @@ class PipelineEndpoint:
 
     @staticmethod
     def get(workspace, id=None, name=None, _workflow_provider=None, _service_endpoint=None):
-        check_local(workspace, "PipelineEndpoint.get")
+        check_local_endpoint(workspace, "PipelineEndpoint.get")
         record = store.get_endpoint(name or id)
         if record is None:
             raise ValueError(f"No pipeline endpoint {name or id!r} in the local store.")
@@ -85,7 +86,7 @@ class PipelineEndpoint:
 
     @staticmethod
     def list(workspace, active_only=True, max_results=100, _workflow_provider=None, _service_endpoint=None):
-        check_local(workspace, "PipelineEndpoint.list")
+        check_local_endpoint(workspace, "PipelineEndpoint.list")
         return [PipelineEndpoint._from_record(r, workspace) for r in store.all_endpoints()
                 if not active_only or r["status"] == "Active"][:max_results]
 

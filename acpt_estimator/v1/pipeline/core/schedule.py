@@ -1,13 +1,13 @@
-"""v1 ``azureml.pipeline.core.schedule``: recurring submissions of a published pipeline (local store).
+"""v1 ``azureml.pipeline.core.schedule``: recurring submissions of a published pipeline.
 
-Local schedules do not fire by themselves: ``acpt-estimator schedules run-due`` (from cron, e.g. every minute)
-submits each active schedule whose time has come. On an Azure ML workspace they refuse, naming v2's JobSchedule.
+Local schedules (the store) do not fire by themselves: ``acpt-estimator schedules run-due`` (from cron, e.g. every
+minute) submits each active schedule whose time has come. On an Azure ML workspace a schedule is a v2 JobSchedule
+with a RecurrenceTrigger, fired by the service.
 """
 
 from __future__ import annotations
 
 import datetime
-from enum import Enum
 
 from acpt_estimator.pipelines import schedules as store
 from acpt_estimator.v1 import _params
@@ -17,145 +17,16 @@ from acpt_estimator.v1.core.experiment import Experiment
 from acpt_estimator.v1.pipeline.core.published_pipeline import PublishedPipeline
 from acpt_estimator.v1.pipeline.core.run import PipelineRun
 
-from ._publishing import check_local_endpoint as check_local  # TEMP
+from ._publishing import in_cloud
+from ._time_zone import TimeZone
+
+def _cloud():
+    from acpt_estimator.backends.azureml import schedules
+
+    return schedules
+
 
 _DAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
-
-
-class TimeZone(Enum):
-    """v1's time zones of a recurrence (Windows names, as Azure ML takes them)."""
-
-    DatelineStandardTime = "Dateline Standard Time"
-    UTC11 = "UTC-11"
-    AleutianStandardTime = "Aleutian Standard Time"
-    HawaiianStandardTime = "Hawaiian Standard Time"
-    MarquesasStandardTime = "Marquesas Standard Time"
-    AlaskanStandardTime = "Alaskan Standard Time"
-    UTC09 = "UTC-09"
-    PacificStandardTimeMexico = "Pacific Standard Time (Mexico)"
-    UTC08 = "UTC-08"
-    PacificStandardTime = "Pacific Standard Time"
-    USMountainStandardTime = "US Mountain Standard Time"
-    MountainStandardTimeMexico = "Mountain Standard Time (Mexico)"
-    MountainStandardTime = "Mountain Standard Time"
-    CentralAmericaStandardTime = "Central America Standard Time"
-    CentralStandardTime = "Central Standard Time"
-    EasterIslandStandardTime = "Easter Island Standard Time"
-    CentralStandardTimeMexico = "Central Standard Time (Mexico)"
-    CanadaCentralStandardTime = "Canada Central Standard Time"
-    SAPacificStandardTime = "SA Pacific Standard Time"
-    EasternStandardTimeMexico = "Eastern Standard Time (Mexico)"
-    EasternStandardTime = "Eastern Standard Time"
-    HaitiStandardTime = "Haiti Standard Time"
-    CubaStandardTime = "Cuba Standard Time"
-    USEasternStandardTime = "US Eastern Standard Time"
-    ParaguayStandardTime = "Paraguay Standard Time"
-    AtlanticStandardTime = "Atlantic Standard Time"
-    VenezuelaStandardTime = "Venezuela Standard Time"
-    CentralBrazilianStandardTime = "Central Brazilian Standard Time"
-    SAWesternStandardTime = "SA Western Standard Time"
-    PacificSAStandardTime = "Pacific SA Standard Time"
-    TurksAndCaicosStandardTime = "Turks And Caicos Standard Time"
-    NewfoundlandStandardTime = "Newfoundland Standard Time"
-    TocantinsStandardTime = "Tocantins Standard Time"
-    ESouthAmericaStandardTime = "E. South America Standard Time"
-    SAEasternStandardTime = "SA Eastern Standard Time"
-    ArgentinaStandardTime = "Argentina Standard Time"
-    GreenlandStandardTime = "Greenland Standard Time"
-    MontevideoStandardTime = "Montevideo Standard Time"
-    SaintPierreStandardTime = "Saint Pierre Standard Time"
-    BahiaStandardTime = "Bahia Standard Time"
-    UTC02 = "UTC-02"
-    MidAtlanticStandardTime = "Mid-Atlantic Standard Time"
-    AzoresStandardTime = "Azores Standard Time"
-    CapeVerdeStandardTime = "Cape Verde Standard Time"
-    UTC = "UTC"
-    MoroccoStandardTime = "Morocco Standard Time"
-    GMTStandardTime = "GMT Standard Time"
-    GreenwichStandardTime = "Greenwich Standard Time"
-    WEuropeStandardTime = "W. Europe Standard Time"
-    CentralEuropeStandardTime = "Central Europe Standard Time"
-    RomanceStandardTime = "Romance Standard Time"
-    CentralEuropeanStandardTime = "Central European Standard Time"
-    WCentralAfricaStandardTime = "W. Central Africa Standard Time"
-    NamibiaStandardTime = "Namibia Standard Time"
-    JordanStandardTime = "Jordan Standard Time"
-    GTBStandardTime = "GTB Standard Time"
-    MiddleEastStandardTime = "Middle East Standard Time"
-    EgyptStandardTime = "Egypt Standard Time"
-    EEuropeStandardTime = "E. Europe Standard Time"
-    SyriaStandardTime = "Syria Standard Time"
-    WestBankStandardTime = "West Bank Standard Time"
-    SouthAfricaStandardTime = "South Africa Standard Time"
-    FLEStandardTime = "FLE Standard Time"
-    TurkeyStandardTime = "Turkey Standard Time"
-    IsraelStandardTime = "Israel Standard Time"
-    KaliningradStandardTime = "Kaliningrad Standard Time"
-    LibyaStandardTime = "Libya Standard Time"
-    ArabicStandardTime = "Arabic Standard Time"
-    ArabStandardTime = "Arab Standard Time"
-    BelarusStandardTime = "Belarus Standard Time"
-    RussianStandardTime = "Russian Standard Time"
-    EAfricaStandardTime = "E. Africa Standard Time"
-    IranStandardTime = "Iran Standard Time"
-    ArabianStandardTime = "Arabian Standard Time"
-    AstrakhanStandardTime = "Astrakhan Standard Time"
-    AzerbaijanStandardTime = "Azerbaijan Standard Time"
-    RussiaTimeZone3 = "Russia Time Zone 3"
-    MauritiusStandardTime = "Mauritius Standard Time"
-    GeorgianStandardTime = "Georgian Standard Time"
-    CaucasusStandardTime = "Caucasus Standard Time"
-    AfghanistanStandardTime = "Afghanistan Standard Time"
-    WestAsiaStandardTime = "West Asia Standard Time"
-    EkaterinburgStandardTime = "Ekaterinburg Standard Time"
-    PakistanStandardTime = "Pakistan Standard Time"
-    IndiaStandardTime = "India Standard Time"
-    SriLankaStandardTime = "Sri Lanka Standard Time"
-    NepalStandardTime = "Nepal Standard Time"
-    CentralAsiaStandardTime = "Central Asia Standard Time"
-    BangladeshStandardTime = "Bangladesh Standard Time"
-    NCentralAsiaStandardTime = "N. Central Asia Standard Time"
-    MyanmarStandardTime = "Myanmar Standard Time"
-    SEAsiaStandardTime = "SE Asia Standard Time"
-    AltaiStandardTime = "Altai Standard Time"
-    WMongoliaStandardTime = "W. Mongolia Standard Time"
-    NorthAsiaStandardTime = "North Asia Standard Time"
-    TomskStandardTime = "Tomsk Standard Time"
-    ChinaStandardTime = "China Standard Time"
-    NorthAsiaEastStandardTime = "North Asia East Standard Time"
-    SingaporeStandardTime = "Singapore Standard Time"
-    WAustraliaStandardTime = "W. Australia Standard Time"
-    TaipeiStandardTime = "Taipei Standard Time"
-    UlaanbaatarStandardTime = "Ulaanbaatar Standard Time"
-    NorthKoreaStandardTime = "North Korea Standard Time"
-    AusCentralWStandardTime = "Aus Central W. Standard Time"
-    TransbaikalStandardTime = "Transbaikal Standard Time"
-    TokyoStandardTime = "Tokyo Standard Time"
-    KoreaStandardTime = "Korea Standard Time"
-    YakutskStandardTime = "Yakutsk Standard Time"
-    CenAustraliaStandardTime = "Cen. Australia Standard Time"
-    AUSCentralStandardTime = "AUS Central Standard Time"
-    EAustraliaStandardTime = "E. Australia Standard Time"
-    AUSEasternStandardTime = "AUS Eastern Standard Time"
-    WestPacificStandardTime = "West Pacific Standard Time"
-    TasmaniaStandardTime = "Tasmania Standard Time"
-    VladivostokStandardTime = "Vladivostok Standard Time"
-    LordHoweStandardTime = "Lord Howe Standard Time"
-    BougainvilleStandardTime = "Bougainville Standard Time"
-    RussiaTimeZone10 = "Russia Time Zone 10"
-    MagadanStandardTime = "Magadan Standard Time"
-    NorfolkStandardTime = "Norfolk Standard Time"
-    SakhalinStandardTime = "Sakhalin Standard Time"
-    CentralPacificStandardTime = "Central Pacific Standard Time"
-    RussiaTimeZone11 = "Russia Time Zone 11"
-    NewZealandStandardTime = "New Zealand Standard Time"
-    UTC12 = "UTC+12"
-    FijiStandardTime = "Fiji Standard Time"
-    KamchatkaStandardTime = "Kamchatka Standard Time"
-    ChathamIslandsStandardTime = "Chatham Islands Standard Time"
-    TongaStandardTime = "Tonga Standard Time"
-    SamoaStandardTime = "Samoa Standard Time"
-    LineIslandsStandardTime = "Line Islands Standard Time"
 
 
 class ScheduleRecurrence:
@@ -205,8 +76,9 @@ class ScheduleRecurrence:
     @classmethod
     def _from_dict(cls, data: dict):
         zone = next((z for z in TimeZone if z.value == data.get("time_zone")), None)
-        return cls(data["frequency"], data["interval"], datetime.datetime.fromisoformat(data["start_time"]), zone,
-                   data.get("hours"), data.get("minutes"), data.get("week_days"))
+        start = data.get("start_time")  # always set locally; a v2 schedule made elsewhere may have none
+        return cls(data["frequency"], data["interval"], datetime.datetime.fromisoformat(start) if start else None,
+                   zone, data.get("hours"), data.get("minutes"), data.get("week_days"))
 
 
 class Schedule:
@@ -249,8 +121,10 @@ class Schedule:
         """A schedule of published pipeline ``pipeline_id`` (local: run by ``acpt-estimator schedules run-due``)."""
         _params.check("Schedule.create", polling_interval=polling_interval, path_on_datastore=path_on_datastore,
                       data_path_parameter_name=data_path_parameter_name)
+        if in_cloud(workspace):  # the service accepts it within seconds: always waited for (wait_timeout)
+            return Schedule._create_in_cloud(workspace, name, pipeline_id, experiment_name, recurrence, description,
+                                             pipeline_parameters, datastore, continue_on_step_failure, wait_timeout)
         del wait_for_provisioning, wait_timeout  # a local schedule is in force once written: nothing to wait for
-        check_local(workspace, "Schedule.create", "schedule")
         PublishedPipeline.get(workspace, pipeline_id)  # it must exist
         return Schedule._create(workspace, name, experiment_name, recurrence, description, pipeline_parameters,
                                 datastore, continue_on_step_failure, pipelineId=pipeline_id)
@@ -264,7 +138,6 @@ class Schedule:
         _params.check("Schedule.create_for_pipeline_endpoint", polling_interval=polling_interval,
                       path_on_datastore=path_on_datastore, data_path_parameter_name=data_path_parameter_name)
         del wait_for_provisioning, wait_timeout  # a local schedule is in force once written: nothing to wait for
-        check_local(workspace, "Schedule.create_for_pipeline_endpoint", "schedule")
         from acpt_estimator.v1.pipeline.core.pipeline_endpoint import PipelineEndpoint
 
         PipelineEndpoint.get(workspace, name=pipeline_endpoint_id)
@@ -272,20 +145,39 @@ class Schedule:
                                 datastore, continue_on_step_failure, pipelineEndpoint=pipeline_endpoint_id)
 
     @staticmethod
-    def _create(workspace, name, experiment_name, recurrence, description, pipeline_parameters, datastore,
-                continue_on_step_failure, **target):
+    def _checked(workspace, experiment_name, recurrence, datastore):
+        """v1's checks of a new schedule; datastore-polling schedules refuse (no v2 trigger watches a datastore)."""
         if datastore is not None or recurrence is None:
             from acpt_estimator.v1._refusal import refuse
 
             refuse("Schedule.create(datastore=...)", "schedules that poll a datastore for changed files were a v1 "
                    "service feature with no v2 trigger.", "a recurrence (ScheduleRecurrence) whose pipeline reads "
-                   "the datastore path, or an Event Grid trigger outside Azure ML")
+                   "the datastore path, or an Event Grid trigger outside Azure ML (a storage BlobCreated event "
+                   "subscription that calls a function submitting the published pipeline)")
         if not isinstance(recurrence, ScheduleRecurrence):
             raise ValueError("recurrence must be a ScheduleRecurrence.")
         recurrence.validate()
         Experiment(workspace, experiment_name)  # v1's experiment-name rules
+
+    @staticmethod
+    def _create_in_cloud(workspace, name, pipeline_id, experiment_name, recurrence, description, pipeline_parameters,
+                         datastore, continue_on_step_failure, wait_timeout):
+        from acpt_estimator.backends.azureml import publishing
+        from acpt_estimator.v1.pipeline.core._submit import parameter_values
+
+        Schedule._checked(workspace, experiment_name, recurrence, datastore)
+        record = publishing.get(workspace, pipeline_id)
+        values = parameter_values(record["spec"], pipeline_parameters)
+        created = _cloud().create(workspace, name, record, values, experiment_name,
+                                  recurrence._to_dict(datetime.datetime.now(datetime.timezone.utc)), description,
+                                  continue_on_step_failure, wait_timeout)
+        return Schedule._from_record(created, workspace)
+
+    @staticmethod
+    def _create(workspace, name, experiment_name, recurrence, description, pipeline_parameters, datastore,
+                continue_on_step_failure, **target):
+        Schedule._checked(workspace, experiment_name, recurrence, datastore)
         created = datetime.datetime.now(datetime.timezone.utc)
-        store.zone(recurrence.time_zone.value if recurrence.time_zone else None)  # known here, or refused now
         record = store.create({"name": name, "description": description, "experimentName": experiment_name,
                                "recurrence": recurrence._to_dict(created), "pipelineParameters":
                                dict(pipeline_parameters or {}), "continueOnStepFailure": continue_on_step_failure,
@@ -294,14 +186,14 @@ class Schedule:
 
     @staticmethod
     def get(workspace, id, _workflow_provider=None, _service_endpoint=None):
-        check_local(workspace, "Schedule.get", "schedule")
-        return Schedule._from_record(store.get(id), workspace)
+        record = _cloud().get(workspace, id) if in_cloud(workspace) else store.get(id)
+        return Schedule._from_record(record, workspace)
 
     @staticmethod
     def list(workspace, active_only=True, pipeline_id=None, pipeline_endpoint_id=None, _workflow_provider=None,
              _service_endpoint=None):
-        check_local(workspace, "Schedule.list", "schedule")
-        return [Schedule._from_record(r, workspace) for r in store.all_schedules()
+        records = _cloud().all_schedules(workspace, active_only) if in_cloud(workspace) else store.all_schedules()
+        return [Schedule._from_record(r, workspace) for r in records
                 if (not active_only or r["status"] == "Active")
                 and (pipeline_id is None or r.get("pipelineId") == pipeline_id)
                 and (pipeline_endpoint_id is None or r.get("pipelineEndpoint") == pipeline_endpoint_id)]
@@ -331,11 +223,15 @@ class Schedule:
                data_path_parameter_name=None, continue_on_step_failure=None, path_on_datastore=None):
         _params.check("Schedule.update", polling_interval=polling_interval, path_on_datastore=path_on_datastore,
                       data_path_parameter_name=data_path_parameter_name)
-        del wait_for_provisioning, wait_timeout  # a local schedule is in force once written: nothing to wait for
         if datastore is not None:
-            self._create(None, None, None, None, None, None, datastore, None)  # refuses, as create does
+            self._checked(None, None, None, datastore)  # refuses, as create does
         if status not in (None, "Active", "Disabled"):
             raise ValueError(f"status={status!r}: use 'Active' or 'Disabled'.")
+        if in_cloud(self._workspace):
+            self._update_in_cloud(name, description, recurrence, pipeline_parameters, status, continue_on_step_failure,
+                                  wait_timeout)
+            return
+        del wait_for_provisioning, wait_timeout  # a local schedule is in force once written: nothing to wait for
         fields = {"name": name, "description": description, "status": status,
                   "continueOnStepFailure": continue_on_step_failure,
                   "pipelineParameters": dict(pipeline_parameters) if pipeline_parameters is not None else None}
@@ -344,16 +240,44 @@ class Schedule:
             fields["recurrence"] = recurrence._to_dict(datetime.datetime.now(datetime.timezone.utc))
         self._update_record(**fields)
 
+    def _update_in_cloud(self, name, description, recurrence, pipeline_parameters, status, continue_on_step_failure,
+                         wait_timeout):
+        from acpt_estimator.backends.azureml import publishing
+        from acpt_estimator.v1.pipeline.core._submit import parameter_values
+
+        values = None
+        if pipeline_parameters is not None:
+            values = parameter_values(publishing.get(self._workspace, self._pipeline_id)["spec"], pipeline_parameters)
+        if recurrence is not None:
+            recurrence.validate()
+            recurrence = recurrence._to_dict(datetime.datetime.now(datetime.timezone.utc))
+        record = _cloud().update(self._workspace, self._id, name, description, recurrence, values, status,
+                                 continue_on_step_failure, wait_timeout)
+        self.__dict__.update(Schedule._from_record(record, self._workspace).__dict__)
+
+    def _set_status(self, status, wait_timeout):
+        if in_cloud(self._workspace):  # v2's begin_enable/begin_disable, waited for
+            record = _cloud().set_enabled(self._workspace, self._id, status == "Active", wait_timeout)
+            self.__dict__.update(Schedule._from_record(record, self._workspace).__dict__)
+        else:  # written at once: nothing to wait for
+            self._update_record(status=status)
+
     def disable(self, wait_for_provisioning=False, wait_timeout=3600):
-        del wait_for_provisioning, wait_timeout  # written at once: nothing to wait for
-        self._update_record(status="Disabled")
+        del wait_for_provisioning  # local: written at once; Azure ML: always waited for (within wait_timeout)
+        self._set_status("Disabled", wait_timeout)
 
     def enable(self, wait_for_provisioning=False, wait_timeout=3600):
-        del wait_for_provisioning, wait_timeout  # written at once: nothing to wait for
-        self._update_record(status="Active")
+        del wait_for_provisioning  # local: written at once; Azure ML: always waited for (within wait_timeout)
+        self._set_status("Active", wait_timeout)
 
     def get_pipeline_runs(self):
         """The pipeline runs this schedule started, newest first."""
+        if in_cloud(self._workspace):
+            from acpt_estimator.v1._refusal import refuse
+
+            refuse("Schedule.get_pipeline_runs", "on Azure ML the service starts the schedule's jobs and this release "
+                   "does not list them.", f"the studio's Jobs > Schedules > {self._id} page, or ml_client.jobs.list()"
+                   " filtered on the schedule's experiment")
         experiment = Experiment(self._workspace, store.get(self._id)["experimentName"])
         return [PipelineRun(experiment, run_id) for run_id in reversed(store.get(self._id)["runs"])]
 
