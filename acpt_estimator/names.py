@@ -80,6 +80,15 @@ _KEEP = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012345678
 _MAX_KEY = 255  # bytes in a file name on Linux file systems
 
 
+def check_workspace(subscription_id, resource_group, workspace_name) -> None:
+    """A workspace's three identifying fields, each a non-empty string (before anything is sent to Azure)."""
+    for param, value in (("subscription_id", subscription_id), ("resource_group", resource_group),
+                         ("workspace_name", workspace_name)):
+        if not value or not isinstance(value, str):
+            raise UserErrorException(f"Workspace {param}={value!r} is missing; pass the value shown in the "
+                                     "Azure ML studio's workspace overview (or use Workspace.from_config()).")
+
+
 def storage_key(name: str, room: int = _MAX_KEY) -> str:
     """The file name that stands for ``name`` (``room``: bytes it may take, less for 'x.json' files)."""
     if _PLAIN.fullmatch(name) and len(name) <= room:

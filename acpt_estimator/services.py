@@ -23,13 +23,16 @@ are v1 definitions handed in, read through their methods and copied):
   experiments  start_logging(experiment, display_name) -> run handle; portal_url(experiment) -> str;
                tags(name) -> an object with read()/update(dict)/remove(keys), or None where tags cannot be kept
   models       get(name, version) / list(name) / register(...) -> model records (dicts of v1's fields);
-               update(record); delete(record); download(record, target_dir, exist_ok) -> path
+               update(record); delete(record); download(record, target_dir, exist_ok) -> path; path_here(name,
+               version) -> the local registry's folder, None when the model must be downloaded
   secrets      set(name, value, content_type); read(name) -> {"value", "content_type"} or None; names() -> list;
                delete(name) -> False when there was no such secret
+  workspace    details() -> v1's get_details() dict; update(friendly_name, description, tags, image_build_compute);
+               mlflow_tracking_uri(details) -> str; sync_keys(no_wait)
 
 Runs are found and listed across both stores by ``acpt_estimator.backends`` (``find_run``, ``list_runs``): a local
-run stays reachable from a cloud workspace. More concerns (the workspace itself) are still
-chosen inside their v1 modules; they move here the same way.
+run stays reachable from a cloud workspace. Before there is a workspace, ``workspaces()`` is the directory that
+gets, creates and lists them (local while local runs are forced), answering workspace references (dicts).
 """
 
 from __future__ import annotations
@@ -51,3 +54,17 @@ def services_for(workspace):
     from .backends.azureml.services import CloudServices
 
     return CloudServices(workspace)
+
+
+def workspaces():
+    """The workspace directory: local while local runs are forced (every workspace is then a local one unless Azure
+    coordinates are given), else Azure's (get, create, list)."""
+    from .target import local_mode
+
+    if local_mode():
+        from .backends.local.workspaces import LocalWorkspaces
+
+        return LocalWorkspaces()
+    from .backends.azureml.workspaces import CloudWorkspaces
+
+    return CloudWorkspaces()

@@ -154,7 +154,7 @@ def test_each_table_entry_refuses_or_warns(ws, monkeypatch, member, param):  # n
 
 
 def test_a_customer_managed_key_and_identity_are_sent_to_v2():
-    from acpt_estimator.v1.core._workspace_service import v2_workspace
+    from acpt_estimator.backends.azureml.workspaces import v2_workspace
 
     vault = "/subscriptions/s/resourceGroups/r/providers/Microsoft.KeyVault/vaults/kv"
     identity = "/subscriptions/s/resourceGroups/r/providers/Microsoft.ManagedIdentity/userAssignedIdentities/i"

@@ -116,7 +116,7 @@ def test_driver_modules_import_no_cloud_sdk():
 
 
 def test_workspace_create_arguments_become_a_valid_v2_workspace():
-    from acpt_estimator.v1.core._workspace_service import v2_workspace
+    from acpt_estimator.backends.azureml.workspaces import v2_workspace
 
     kv = "/subscriptions/s/resourceGroups/rg/providers/Microsoft.KeyVault/vaults/kv1"
     entity = v2_workspace("ws-new", "eastus", "rg", {"friendly_name": "My WS", "tags": {"a": "b"}, "key_vault": kv,

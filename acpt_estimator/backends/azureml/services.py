@@ -16,8 +16,8 @@ class CloudServices:
         from .datasets import CloudDatasets
         from .datastore_registry import CloudDatastores
         from .environments import CloudEnvironments
+        from .workspaces import CloudWorkspace
 
-        self.workspace = workspace
         self.compute = CloudCompute(workspace)
         self.datasets = CloudDatasets(workspace)
         self.datastores = CloudDatastores(workspace)
@@ -25,6 +25,7 @@ class CloudServices:
         self.experiments = CloudExperiments(workspace)
         self.models = CloudModels(workspace)
         self.secrets = CloudSecrets(workspace)
+        self.workspace = CloudWorkspace(workspace)
 
 
 class CloudExperiments:
@@ -74,6 +75,9 @@ class CloudModels:
                 f"ModelNotFound: Model with name {name}{f', version {version}' if version else ''} not found in "
                 f"provided workspace {self.workspace.name!r}; check Model.list(ws, name={name!r}).") from None
         return model_record(entity)
+
+    def path_here(self, name, version=None):
+        return None  # a workspace model is downloaded to be on this machine
 
     def list(self, name=None) -> list:
         from .client import list_or_empty

@@ -17,8 +17,8 @@ class LocalServices:
         from .datasets import LocalDatasets
         from .datastore_registry import LocalDatastores
         from .environments import LocalEnvironments
+        from .workspaces import LocalWorkspace
 
-        self.workspace = workspace
         self.compute = LocalCompute(workspace)
         self.datasets = LocalDatasets(workspace)
         self.datastores = LocalDatastores(workspace)
@@ -26,6 +26,7 @@ class LocalServices:
         self.experiments = LocalExperiments()
         self.models = LocalModels()
         self.secrets = LocalSecrets()
+        self.workspace = LocalWorkspace(workspace)
 
 
 class LocalExperiments:
@@ -61,6 +62,10 @@ class LocalModels:
         from .models import list_models
 
         return [asdict(m) for m in list_models(name)]
+
+    def path_here(self, name, version=None) -> str:
+        """The registered model's folder in the local store (``Model.get_model_path`` outside a job)."""
+        return self.get(name, version).get("path")
 
     def register(self, model_path, model_name, tags, properties, description, model_framework,
                  model_framework_version, datasets) -> dict:

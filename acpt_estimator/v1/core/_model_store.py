@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from acpt_estimator.backends.azureml.model_records import model_record as from_v2  # noqa: F401
 from acpt_estimator.backends.azureml.model_records import model_version as _version  # noqa: F401 - model.py uses it
-from acpt_estimator.services import is_local, services_for  # noqa: F401
+from acpt_estimator.services import services_for
 
 
 def store(workspace):

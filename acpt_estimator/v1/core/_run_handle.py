@@ -29,9 +29,9 @@ def _experiment_of(handle):
     from acpt_estimator.v1.core.workspace import Workspace
 
     ws = record.get("workspace") or {}
-    workspace = Workspace(ws.get("subscription_id") or "local", ws.get("resource_group") or "local",
-                          ws.get("name") or "local")
-    workspace._is_local = bool(ws.get("is_local", True))
+    workspace = Workspace._from_ref({"subscription_id": ws.get("subscription_id") or "local",
+                                     "resource_group": ws.get("resource_group") or "local",
+                                     "name": ws.get("name") or "local", "is_local": ws.get("is_local", True)})
     return Experiment(workspace, record["name"], _skip_name_validation=True)
 
 

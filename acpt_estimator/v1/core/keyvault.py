@@ -73,12 +73,10 @@ class Keyvault:
 
     # ---- storage -------------------------------------------------------------------------------------
     def _store(self):
-        from acpt_estimator.services import is_local, services_for
+        from acpt_estimator.services import services_for
 
-        local = is_local(self.workspace)
-        if local not in self._stores:
-            self._stores[local] = services_for(self.workspace).secrets
-        return self._stores[local]
+        secrets = services_for(self.workspace).secrets  # chosen on each call: local runs may be forced later
+        return self._stores.setdefault(type(secrets), secrets)  # one per kind: the cloud one keeps its client
 
     def _missing(self, name) -> UserErrorException:
         return UserErrorException(f"Secret {name!r} is not in the workspace key vault; set it with "

@@ -128,8 +128,9 @@ class Model:
         path = find_model_path(model_name, version)
         if path is not None:
             return path
-        if _workspace is None or _model_store.is_local(_workspace):
-            return Model._from_record(None, _model_store.store(None).get(model_name, version)).url
+        here = _model_store.store(_workspace).path_here(model_name, version)
+        if here is not None:  # the local registry's copy
+            return here
         model = Model(_workspace, model_name, version=version)
         return model.download(os.path.join(CACHE, model_name, str(model.version)), exist_ok=True)
 

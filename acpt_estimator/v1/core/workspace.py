@@ -6,19 +6,17 @@ import json
 import os
 import re
 
+from acpt_estimator.backends.local.workspaces import LOCAL_WORKSPACE_NAME, local_ref
 from acpt_estimator.exceptions import UserErrorException
-from acpt_estimator.target import local_mode, offline_mode
+from acpt_estimator.names import check_workspace
+from acpt_estimator.services import workspaces
+from acpt_estimator.target import offline_mode
 from acpt_estimator.v1._refusal import refused
+from acpt_estimator.v1.core._workspace_config import _parse_config, find_config
 from acpt_estimator.v1.core.compute import AmlCompute, ComputeTarget
 from acpt_estimator.v1.core.datastore import Datastore
 from acpt_estimator._lazy import lazy_names
 
-_CONFIG_DIRS = (".azureml", "aml_config", "")
-_CONFIG_FILES = ("config.json", "project.json")
-_SCOPE = re.compile(r"/subscriptions/(?P<s>[^/]+)/resourceGroups/(?P<rg>[^/]+)/providers/[^/]+/workspaces/(?P<ws>[^/]+)",
-                    re.IGNORECASE)
-LOCAL_WORKSPACE_NAME = "local"
-LOCAL_LOCATION = "local"  # what ws.location reads offline (v1 code concatenates it, so never None)
 WORKSPACE_DEFAULT_BLOB_STORE_NAME = "workspaceblobstore"  # v1's name of the default datastore
 _NETWORK_WHY = "workspace networking is managed outside training code."
 _NETWORK_V2 = "azure.ai.ml.entities.PrivateEndpoint with ml_client.workspaces.begin_update, or the Azure portal"
@@ -38,11 +36,7 @@ class Workspace:
 
     def __init__(self, subscription_id, resource_group, workspace_name, auth=None, _location=None,
                  _disable_service_check=False, _workspace_id=None, sku="basic", tags=None, _cloud="AzureCloud"):
-        for param, value in (("subscription_id", subscription_id), ("resource_group", resource_group),
-                             ("workspace_name", workspace_name)):
-            if not value or not isinstance(value, str):
-                raise UserErrorException(f"Workspace {param}={value!r} is missing; pass the value shown in the "
-                                         "Azure ML studio's workspace overview (or use Workspace.from_config()).")
+        check_workspace(subscription_id, resource_group, workspace_name)
         self._subscription_id = subscription_id
         self._resource_group = resource_group
         self._name = workspace_name
@@ -61,14 +55,8 @@ class Workspace:
     def from_config(path=None, auth=None, _logger=None, _file_name=None) -> "Workspace":
         """Walk up from ``path`` (default: cwd) through .azureml/, aml_config/ and the folder itself."""
         found = find_config(path, _file_name)
-        if found is None:
-            if local_mode():
-                return Workspace._local()
-            start = os.path.abspath(path or ".")
-            raise UserErrorException(
-                f"The workspace configuration file config.json, could not be found in {start} or its parent "
-                "directories. Download it from the Azure ML studio (workspace overview > Download config.json) "
-                "into this folder or .azureml/, or set ACPT_ESTIMATOR_TARGET=local to run jobs on this machine.")
+        if found is None:  # a local workspace while local runs are forced, else v1's error
+            return Workspace._from_ref(workspaces().missing_config(os.path.abspath(path or ".")), auth)
         config_path, config = found
         sub, rg, name = _parse_config(config, config_path)
         return Workspace(sub, rg, name, auth=auth, _location=config.get("location"))
@@ -85,9 +73,7 @@ class Workspace:
                     "providers/Microsoft.MachineLearningServices/workspaces/<name>.")
             subscription_id, resource_group, name = (subscription_id or match[1], resource_group or match[2],
                                                       name or match[3])
-        if local_mode() and not (subscription_id and resource_group):
-            return Workspace._local(name)
-        return Workspace(subscription_id, resource_group, name, auth=auth, _location=location, _cloud=cloud)
+        return Workspace._from_ref(workspaces().get(name, subscription_id, resource_group, location), auth, cloud)
 
     @staticmethod
     def create(name, auth=None, subscription_id=None, resource_group=None, location=None, create_resource_group=True,
@@ -111,32 +97,32 @@ class Workspace:
             raise UserErrorException(
                 f"Workspace.create(cmk_keyvault={cmk_keyvault!r}, resource_cmk_uri={resource_cmk_uri!r}): a "
                 "customer-managed key needs both, the key vault's ARM id and the key's URI.")
-        if local_mode():
-            return Workspace._local(name)
-        from acpt_estimator.v1.core import _workspace_service
-
         fields = {"friendly_name": friendly_name, "tags": tags, "hbi_workspace": hbi_workspace,
                   "cmk_keyvault": cmk_keyvault, "resource_cmk_uri": resource_cmk_uri,
                   "primary_user_assigned_identity": primary_user_assigned_identity,
                   "storage_account": storage_account, "key_vault": key_vault, "app_insights": app_insights,
                   "container_registry": container_registry,
                   "system_datastores_auth_mode": system_datastores_auth_mode}
-        return _workspace_service.create(Workspace, name, auth, subscription_id, resource_group, location, exist_ok,
-                                         show_output, fields)
+        return Workspace._from_ref(workspaces().create(name, auth, subscription_id, resource_group, location, exist_ok,
+                                                       show_output, fields), auth)
 
     @staticmethod
     def list(subscription_id, auth=None, resource_group=None) -> dict:
         """v1: workspace name -> [Workspace]; with local runs forced, the local workspace."""
-        if local_mode():
-            return {LOCAL_WORKSPACE_NAME: [Workspace._local()]}
-        from acpt_estimator.v1.core import _workspace_service
-
-        return _workspace_service.list_workspaces(Workspace, subscription_id, auth, resource_group)
+        return {name: [Workspace._from_ref(ref, auth) for ref in refs]
+                for name, refs in workspaces().list(subscription_id, auth, resource_group).items()}
 
     @classmethod
     def _local(cls, name: str = LOCAL_WORKSPACE_NAME) -> "Workspace":
-        workspace = cls("local", "local", name or LOCAL_WORKSPACE_NAME, _location=LOCAL_LOCATION)
-        workspace._is_local = True
+        """A workspace for local runs only."""
+        return cls._from_ref(local_ref(name))
+
+    @classmethod
+    def _from_ref(cls, ref: dict, auth=None, cloud="AzureCloud") -> "Workspace":
+        """The workspace a directory reference (``acpt_estimator.services.workspaces``) or a run record names."""
+        workspace = cls(ref["subscription_id"], ref["resource_group"], ref["name"], auth=auth,
+                        _location=ref.get("location"), _cloud=cloud)
+        workspace._is_local = bool(ref.get("is_local"))  # the workspace's own state, which the services read
         return workspace
 
     _is_local = False
@@ -164,17 +150,18 @@ class Workspace:
     def resource_group(self) -> str:
         return self._resource_group
 
-    def _details(self) -> dict:
-        if self._offline:
-            return {"id": self.arm_id, "name": self.name, "location": self._location or LOCAL_LOCATION,
-                    "type": "local", "tags": dict(self._tags or {}), "sku": self._sku,
-                    "friendlyName": self.name, "description": None, "provisioningState": "Succeeded",
-                    "discoveryUrl": None}
-        if self._resource is None:
-            from acpt_estimator.v1.core import _workspace_service
+    def _service(self):
+        """This workspace's own service: made here offline, the ARM resource in Azure (chosen on each call: forcing
+        local runs may be switched on for a workspace made earlier)."""
+        from acpt_estimator.services import services_for
 
-            self._resource = _workspace_service.v1_details(_workspace_service.workspace_resource(self))
-        return self._resource
+        return services_for(self).workspace
+
+    def _details(self) -> dict:
+        service = self._service()
+        if self._resource is None or self._resource[0] is not type(service):  # read once per kind of service
+            self._resource = (type(service), service.details())
+        return self._resource[1]
 
     @property
     def location(self) -> str:
@@ -207,13 +194,7 @@ class Workspace:
                       primary_user_assigned_identity=primary_user_assigned_identity,
                       allow_public_access_when_behind_vnet=allow_public_access_when_behind_vnet,
                       v1_legacy_mode=v1_legacy_mode)
-        if self._offline:
-            if tags is not None:
-                self._tags = dict(tags)
-            return
-        from acpt_estimator.v1.core import _workspace_service
-
-        _workspace_service.update(self, friendly_name, description, tags, image_build_compute)
+        self._service().update(friendly_name, description, tags, image_build_compute)
         self._resource = None
         if tags is not None:
             self._tags = dict(tags)
@@ -233,8 +214,10 @@ class Workspace:
     @property
     def compute_targets(self) -> dict:
         """v1: name -> ComputeTarget. With local runs forced any name gives a stand-in, like ComputeTarget(ws, n)."""
+        from acpt_estimator.services import services_for
+
         found = {target.name: target for target in ComputeTarget.list(self)}
-        return _StandIns(self, found) if self._offline else found
+        return _StandIns(self, found) if services_for(self).compute.stand_ins else found
 
     def get_default_compute_target(self, type) -> ComputeTarget | None:
         """v1 (deprecated): the ``cpu-cluster``/``gpu-cluster`` compute for ``type`` 'CPU'/'GPU', if present."""
@@ -267,14 +250,14 @@ class Workspace:
     @property
     def experiments(self) -> dict:
         """v1: name -> Experiment, for every experiment with runs."""
-        from acpt_estimator.v1.core import _workspace_service
+        from acpt_estimator.v1.core.experiment import Experiment
 
-        return _workspace_service.experiments(self)
+        return {experiment.name: experiment for experiment in Experiment.list(self)}
 
     def get_run(self, run_id):
-        from acpt_estimator.v1.core import _workspace_service
+        from acpt_estimator.v1.core.run import Run
 
-        return _workspace_service.get_run(self, run_id)
+        return Run.get(self, run_id)
 
     def get_default_keyvault(self):
         from acpt_estimator.v1.core.keyvault import Keyvault
@@ -284,30 +267,11 @@ class Workspace:
     def get_mlflow_tracking_uri(self, _with_auth=False) -> str:
         """The workspace's MLflow tracking URI (``azureml://...``); offline the local store's MLflow SQLite store,
         with every finished local run copied in (a run started through MLflow is then a run of its experiment)."""
-        if self._offline:
-            from acpt_estimator.backends.local.mlflow_sqlite import synced_tracking_uri
-            from acpt_estimator.backends.local.store import home
-
-            return synced_tracking_uri(home())
-        return self._details().get("mlFlowTrackingUri") or self._mlflow_from_client()
-
-    def _mlflow_from_client(self) -> str:
-        from acpt_estimator.backends.azureml.client import azure_errors, ml_client
-
-        with azure_errors(self, "read the workspace"):
-            return ml_client(self).workspaces.get(self.name).mlflow_tracking_uri
+        return self._service().mlflow_tracking_uri(self._details())
 
     def sync_keys(self, no_wait=False) -> None:
         """v2 ``begin_sync_keys``; offline there are no storage keys to sync."""
-        if self._offline:
-            return None
-        from acpt_estimator.backends.azureml.client import azure_errors, ml_client
-
-        with azure_errors(self, "sync the workspace keys"):
-            poller = ml_client(self).workspaces.begin_sync_keys(self.name)
-            if not no_wait:
-                poller.result()
-        return None
+        return self._service().sync_keys(no_wait)
 
     def write_config(self, path=None, file_name=None) -> None:
         """v1: ``<path>/.azureml/<file_name>`` (default ``./.azureml/config.json``) for ``from_config``."""
@@ -374,39 +338,6 @@ class _StandIns(dict):
 
     def get(self, name, default=None):
         return self[name] if isinstance(name, str) and name else default
-
-
-def find_config(path=None, file_name=None):
-    """(path, parsed dict) of the nearest config file walking upward, or None."""
-    current = os.path.abspath(path or ".")
-    names = (file_name,) if file_name else _CONFIG_FILES
-    for _ in range(64):
-        for folder in _CONFIG_DIRS:
-            for name in names:
-                candidate = os.path.join(current, folder, name)
-                if os.path.isfile(candidate):
-                    with open(candidate, encoding="utf-8") as handle:
-                        try:
-                            return candidate, json.load(handle)
-                        except json.JSONDecodeError as err:
-                            raise UserErrorException(f"{candidate} is not valid JSON ({err}); download it again "
-                                                     "from the Azure ML studio.") from None
-        parent = os.path.dirname(current)
-        if parent == current:
-            return None
-        current = parent
-    return None
-
-
-def _parse_config(config: dict, config_path: str):
-    if all(config.get(k) for k in ("subscription_id", "resource_group", "workspace_name")):
-        return config["subscription_id"], config["resource_group"], config["workspace_name"]
-    match = _SCOPE.search(config.get("Scope") or config.get("scope") or "")
-    if match:
-        return match["s"], match["rg"], match["ws"]
-    raise UserErrorException(
-        f"{config_path} must contain subscription_id, resource_group and workspace_name (or a Scope ARM id). "
-        "Download a fresh config.json from the Azure ML studio's workspace overview.")
 
 
 # v1 names this module also exported, defined elsewhere: resolved on first use (v1-importable.json).
