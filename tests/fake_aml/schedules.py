@@ -4,7 +4,8 @@ operation, get, list, enable/disable through a PUT of the whole schedule).
 Shapes: the recorded exchanges of azure-ai-ml's schedule end-to-end tests (Azure/azure-sdk-assets,
 python/sdk/ml/azure-ai-ml/tests/recordings/schedule/e2etests/test_schedule.pyTestScheduletest_schedule_lifetime.json):
 PUT schedules/<name> answers 201 with Azure-AsyncOperation and Location headers and the schedule's ``properties``
-(provisioningState Creating); the operation status is {id, name, status}; GET answers the schedule with
+(provisioningState Creating; the job definition NotStarted), replayed by tests/recordings/excerpts/schedule-put.json;
+the operation status is {id, name, status} (excerpt schedule-operation-status.json); GET answers the schedule with
 provisioningState Succeeded; the list's items carry name, properties and systemData. Component listings and the
 archive flag: the generated ARM client (ComponentContainer, ComponentVersion; isArchived), see UNVERIFIED.md.
 """
@@ -90,6 +91,15 @@ class SchedulesMixin:
     def put_schedule(self, name, body, **_):
         props = copy.deepcopy(body.get("properties") or {})
         props.setdefault("isEnabled", True)
+        job = (props.get("action") or {}).get("jobDefinition")
+        if job is not None:  # as the recorded answer: the job to create, not started, in "Default" unless named
+            job.setdefault("status", "NotStarted")
+            job.setdefault("experimentName", "Default")
+            for field in ("description", "services", "identity", "componentId", "notificationSetting",
+                          "secretsConfiguration", "sourceJobId"):
+                job.setdefault(field, None)
+            for value in (job.get("inputs") or {}).values():
+                value.setdefault("description", None)
         props["provisioningState"] = "Succeeded"
         self.schedules[name] = props
         operation = f"s:{uuid.uuid4()}"
