@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import threading
 
 import pytest
 
@@ -69,8 +70,12 @@ def test_warming_up_the_cgroup_lock_leaves_the_guardian_where_it_was(monkeypatch
     monkeypatch.delenv(TRACKING_VAR, raising=False)
     base = job_cgroups_usable()
     procs.new_tracker("warm_probe_1").release()  # a first job made the driver group and its guardian
-    procs.warm_up()  # what a supervisor's thread does while the driver prepares a run
-    guardian = cgroup._guardians[cgroup.driver_group(base)]
+    group = cgroup.driver_group(base)
+    done = threading.Event()
+    cgroup.warm_up(group)  # what making a job's cgroup asks of the guardian's thread
+    cgroup._errands[group].put(done.set)  # run after the warm-up, on the same thread
+    assert done.wait(30)
+    guardian = cgroup._guardians[group]
     with open(os.path.join(base, "cgroup.procs"), encoding="utf-8") as handle:
         assert str(guardian) in handle.read().split()  # still in the driver's cgroup, still alive
     with open(f"/proc/{guardian}/comm", encoding="utf-8") as handle:

@@ -6,9 +6,10 @@ import subprocess
 import pytest
 
 from acpt_estimator import Gloo, Mpi, PyTorch
-from acpt_estimator.backends.local import inputs as local_inputs
-from acpt_estimator.backends.local.launch import (LaunchContext, interpreter_first_on_path, job_environment, log_name, mpiexec_argv,
-                                                  plan_launch, rank_environment)
+from acpt_estimator.backends.local import inputs as local_inputs, launch
+from acpt_estimator.backends.local.launch import (EXIT_UNTRACKED, GATE_NAME, LaunchContext, interpreter_first_on_path,
+                                                  job_environment, log_name, mpiexec_argv, plan_launch,
+                                                  rank_environment, render_rank_script)
 from acpt_estimator.backends.local.mpi import Launcher, candidate_paths, detect_flavour
 from acpt_estimator.v1.core.datastore import Datastore
 from acpt_estimator.exceptions import UserErrorException
@@ -178,6 +179,43 @@ def test_rank_script_refuses_a_process_without_rank(tmp_path):
     done = subprocess.run([plan.argv[-2], str(tmp_path / "rank.sh")], env={"PATH": "/usr/bin:/bin"},
                           capture_output=True, text=True, timeout=10)
     assert done.returncode == 97 and "no MPI rank" in done.stderr
+
+
+def _own_cgroup_name() -> str:
+    with open("/proc/self/cgroup", encoding="utf-8") as handle:
+        return next(line.strip()[3:] for line in handle if line.startswith("0::"))
+
+
+def _gated_rank(tmp_path, shell, cgroup):
+    """rank.sh of a 1-rank job with cgroup tracking, run by ``shell`` as rank 0; printf stands in for python."""
+    spec = PyTorch(str(tmp_path), entry_script="ran|", compute_target="local").to_job_spec(experiment_name="e")
+    run = tmp_path / "run"
+    for sub in ("snapshot", "status", "files/user_logs"):
+        (run / sub).mkdir(parents=True)
+    os.mkfifo(run / GATE_NAME)
+    ctx = _context(tmp_path, python="/usr/bin/printf", cgroup=cgroup)
+    (run / "rank.sh").write_text(render_rank_script(plan_launch(spec, ctx).ranks, "mpich", ctx, shell))
+    done = subprocess.run([shell, str(run / "rank.sh")], env={"PATH": "/usr/bin:/bin", "PMI_RANK": "0"},
+                          capture_output=True, text=True, timeout=30)
+    return done, run
+
+
+@pytest.mark.parametrize("shell", ["/bin/bash", "/bin/sh"])
+def test_a_rank_inside_the_jobs_cgroup_runs_its_command_at_once(tmp_path, shell):
+    done, run = _gated_rank(tmp_path, shell, _own_cgroup_name())  # the test's own cgroup: the rank is inside
+    assert done.returncode == 0, done.stderr
+    assert (run / "files/user_logs/std_log.txt").read_text() == "ran|"
+    assert os.listdir(run / "status") == ["rank_0_exit_0"]
+
+
+@pytest.mark.parametrize("shell", ["/bin/bash", "/bin/sh"])
+def test_a_rank_never_moved_into_the_jobs_cgroup_never_runs_its_command(tmp_path, shell, monkeypatch):
+    monkeypatch.setattr(launch, "GATE_TRIES", 2)
+    done, run = _gated_rank(tmp_path, shell, "/acpt-driver-1/elsewhere")
+    assert done.returncode == EXIT_UNTRACKED
+    log = (run / "files/user_logs/std_log.txt").read_text()
+    assert "ran|" not in log and "not inside the job's cgroup" in log
+    assert os.listdir(run / "status") == [f"rank_0_exit_{EXIT_UNTRACKED}"]  # the supervisor learns which rank
 
 
 def test_missing_datastore_copy_names_the_path_it_expected(tmp_path):

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import posixpath
+import queue
 import shutil
 import subprocess
 import threading
@@ -37,8 +39,22 @@ def _own_cgroup() -> str | None:
             root, mount_point = fields[3], fields[4]
             relative = os.path.relpath(path, root) if path.startswith(root) else None
             if relative is not None:
-                return os.path.normpath(os.path.join(mount_point, relative))
+                folder = os.path.normpath(os.path.join(mount_point, relative))
+                _named[folder] = path
+                return folder
     return None
+
+
+_named: dict = {}  # cgroup folder -> its name in /proc/<pid>/cgroup (relative to this cgroup namespace)
+
+
+def proc_name(folder: str) -> str | None:
+    """How /proc/<pid>/cgroup names ``folder`` (a job cgroup below the folder job_cgroups_usable() returned)."""
+    bases = [base for base in list(_named) if folder == base or folder.startswith(base.rstrip(os.sep) + os.sep)]
+    if not bases:
+        return None
+    base = max(bases, key=len)
+    return posixpath.normpath(posixpath.join(_named[base], os.path.relpath(folder, base).replace(os.sep, "/")))
 
 
 _usable: dict = {}
@@ -56,12 +72,6 @@ def job_cgroups_usable() -> str | None:
         if base not in _usable:
             _usable[base] = base if base and _probe(base) else None
         return _usable[base]
-
-
-def known_usable() -> str | None:
-    """job_cgroups_usable()'s answer if some job already asked, else None (never probes)."""
-    with _usable_lock:
-        return next((base for base in _usable.values() if base), None)
 
 
 def _probe(base: str) -> bool:
@@ -99,6 +109,7 @@ def setpriv() -> str | None:
 
 _driver_group: dict = {}
 _guardians: dict = {}  # driver group -> the guardian's pid
+_errands: dict = {}  # driver group -> queue of calls for the thread that holds its guardian (see warm_up)
 _group_lock = threading.Lock()
 
 
@@ -118,6 +129,7 @@ def _start_guardian(group: str) -> None:
     if tool is None:
         return  # no parent-death signal here: a reopened run still ends what is left (recovery.settle)
     started = threading.Event()
+    errands = _errands[group] = queue.SimpleQueue()
 
     def hold() -> None:
         # The parent-death signal fires when the *thread* that started a process ends: this thread never does.
@@ -129,28 +141,32 @@ def _start_guardian(group: str) -> None:
             pass
         finally:
             started.set()
-        threading.Event().wait()
+        while True:  # idle otherwise: warm-ups, off the threads that prepare and launch jobs
+            errands.get()()
 
     threading.Thread(target=hold, name="acpt-local-guardian", daemon=True).start()
     started.wait(10)
 
 
-def warm_up(base: str) -> None:
-    """Make the next move into a job cgroup cheap, from a thread that would otherwise wait.
+def warm_up(group: str) -> None:
+    """Start the kernel's wait for the next move into a job cgroup now, on the guardian's thread; returns at once.
 
-    Moving a process between cgroups takes the kernel's cgroup threadgroup lock, whose first taker waits for an RCU
-    grace period (10-12 ms measured here under load); takers within about one grace period after that do not wait
-    (0.2 ms). Rewriting the guardian into the cgroup it is already in (the driver's) takes the lock and changes
-    nothing, so a supervisor's thread does it while the driver still prepares the run, and mpiexec's own move
-    right after its start no longer waits the whole grace period on the launch path.
+    Moving a process between cgroups takes the cgroup threadgroup lock, whose first taker waits for an RCU grace
+    period (about 10 ms here); takers within about a grace period after that do not wait. Rewriting the guardian
+    into the cgroup it is already in (the driver's) takes the lock and changes nothing. Asked right after the job's
+    cgroup is made (the lock's holder also blocks mkdir there), it overlaps the rest of the preparation, and the
+    launcher's own move right after its start waits only for what is left of it.
     """
-    guardian = _guardians.get(_driver_group.get(base))
-    if guardian is None:  # no job yet: the first one makes the group and the guardian itself
-        return
+    guardian, errands = _guardians.get(group), _errands.get(group)
+    if guardian is not None and errands is not None:
+        errands.put(lambda: _rewrite(os.path.dirname(group), guardian))
+
+
+def _rewrite(base: str, pid: int) -> None:
     try:
         with open(os.path.join(base, "cgroup.procs"), "w", encoding="utf-8") as handle:
-            handle.write(str(guardian))  # it was spawned by this driver, so it is in the driver's cgroup already
-    except OSError:  # gone: mpiexec's move only costs its grace period then
+            handle.write(str(pid))  # spawned by this driver, so in the driver's cgroup already
+    except OSError:  # gone: the launcher's move only costs the whole grace period then
         pass
 
 
@@ -161,11 +177,21 @@ class CgroupTracker:
 
     def __init__(self, path: str):
         self.path = path
+        self.proc_name = proc_name(path)  # what its members read in /proc/self/cgroup (rank.sh waits for it)
+        self._gate: tuple | None = None  # (fd, lines): the FIFO that wakes rank.sh's gate, see open_gate
+
+    def open_gate(self, path: str, ranks: int) -> None:
+        """Make the FIFO at ``path`` that ranks waiting to be inside read (launch.render_cgroup_gate): started()
+        writes a line per rank once every process of the job is inside. Held open until release()."""
+        os.mkfifo(path, 0o600)
+        self._gate = (os.open(path, os.O_RDWR | os.O_NONBLOCK), ranks)
 
     @classmethod
     def create(cls, base: str, run_id: str) -> "CgroupTracker":
-        path = os.path.join(driver_group(base), run_id)
+        group = driver_group(base)
+        path = os.path.join(group, run_id)
         os.mkdir(path)
+        warm_up(group)
         return cls(path)
 
     def describe(self) -> dict:
@@ -175,8 +201,10 @@ class CgroupTracker:
         return []  # the guardian of the driver group stands in for a parent-death signal per job
 
     def started(self, pid: int) -> None:
-        """Move the launcher in at once (posix_spawn returns after its exec, long before it forks), and
-        anything it forked meanwhile: from then on every process it makes is born inside."""
+        """Move the launcher in, and anything it forked meanwhile: from then on every process it makes is born
+        inside. The first move waits for an RCU grace period in the kernel (about 10 ms: the cgroup threadgroup
+        lock's first writer); the launcher starts its proxy meanwhile, and rank.sh runs the job's command only once
+        its rank is inside (launch.render_cgroup_gate), so no process of the user's starts outside."""
         pending = [pid]
         while pending:
             current = pending.pop()
@@ -186,6 +214,11 @@ class CgroupTracker:
             except ProcessLookupError:  # already gone (a launcher that fails at once): nothing left to track
                 continue
             pending += _children(current)
+        if self._gate is not None:
+            try:
+                os.write(self._gate[0], b"\n" * self._gate[1])
+            except BlockingIOError:  # lines left unread: every rank is inside, those still waiting see it
+                pass
 
     def pids(self) -> list[int]:
         found = []
@@ -209,6 +242,9 @@ class CgroupTracker:
             kill_all(self.pids)
 
     def release(self) -> None:
+        if self._gate is not None:
+            os.close(self._gate[0])
+            self._gate = None
         _remove(self.path, timeout=2.0)
 
 

@@ -21,7 +21,7 @@ from ...spec import InputRef, Literal, OutputRef
 from . import inputs as data
 from .packages import warn_missing
 from . import mlflow_sqlite, procs
-from .launch import EXIT_NO_WORKDIR, LaunchContext, check_world_size, log_name, plan_launch
+from .launch import EXIT_NO_WORKDIR, EXIT_UNTRACKED, GATE_NAME, LaunchContext, check_world_size, log_name, plan_launch
 from .mpi import find_launcher
 from ...names import new_run_id
 from .store import (RunPaths, describe_os_error, disk_full_note, home, release_reserve, reserve, user,
@@ -36,15 +36,14 @@ LAUNCHER_LOG = "system_logs/mpiexec.txt"
 class LocalJob:
     """The in-process state of a running local job; run.json mirrors it for other processes."""
 
-    def __init__(self, paths: RunPaths, record: dict, max_seconds):
+    def __init__(self, paths: RunPaths, record: dict, max_seconds, tracker):
         self.paths, self.record = paths, record
         self.plan = self.mlflow_run = None  # set by _prepare (mlflow_run: MLflow's id, for jobs using MLflow)
         self._lock = threading.Lock()
-        self.tracker = None  # set by _prepare: procs.new_tracker()
+        self.tracker = tracker  # procs.new_tracker(): how every process of the job is found
         self.supervisor = Supervisor(run_id=record["runId"], status_dir=paths.status, cancel_flag=paths.cancel_flag,
                                      launcher_log=os.path.join(paths.files, LAUNCHER_LOG), max_seconds=max_seconds,
-                                     world_size=_world_size(record), on_finished=self._finished,
-                                     warm_up=procs.warm_up)
+                                     world_size=_world_size(record), on_finished=self._finished)
 
     @property
     def status(self) -> str:
@@ -90,8 +89,9 @@ def finalize(paths: RunPaths, record: dict, outcome) -> dict:
     Used by the supervising driver, and by whoever reopens a run whose driver died. Whatever goes wrong while
     tidying up, the run must still reach its final status.
     """
-    with contextlib.suppress(FileNotFoundError):
-        os.unlink(paths.rank_script)  # the ranks have started and ended; its expanded arguments go too
+    for done_with in (paths.rank_script, os.path.join(paths.root, GATE_NAME)):
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(done_with)  # the ranks have started and ended; rank.sh's expanded arguments go too
     status, error = _verdict(outcome, record, paths)
     fields = {"status": status, "endTime": outcome.ended, "error": error, "endReason": outcome.reason,
               "ranks": [{"rank": e.rank, "exitCode": e.code} for e in outcome.exits], "warnings": []}
@@ -129,8 +129,10 @@ def start(spec, experiment, parent_run_id: str | None = None) -> tuple[RunPaths,
     experiment_name = spec.experiment_name or experiment.name
     run_id = new_run_id(experiment_name)
     paths = RunPaths(store_home, run_id)
-    job = None
+    job = tracker = None
     try:
+        # First: making its cgroup starts the kernel's wait for the launcher's move, which overlaps what follows.
+        tracker = procs.new_tracker(run_id)
         paths.create()
         output_paths = data.resolve_outputs(spec, store_home, run_id)
         input_paths, mounts = data.materialize(spec, sources, paths.root)
@@ -138,12 +140,12 @@ def start(spec, experiment, parent_run_id: str | None = None) -> tuple[RunPaths,
         record = _initial_record(spec, experiment, run_id, now, input_paths, output_paths, launcher)
         if parent_run_id is not None:
             record["parentRunId"] = parent_run_id
-        job = LocalJob(paths, record, spec.max_run_duration_seconds)
+        job = LocalJob(paths, record, spec.max_run_duration_seconds, tracker)
         _prepare(job, spec, launcher, input_paths, output_paths, now, mounts, files)
         job.start()
         _say_store_is_writable(store_home, run_id)
     except BaseException as err:
-        _discard(paths, job)
+        _discard(paths, job, tracker)
         if isinstance(err, OSError) and err.errno in (errno.ENOSPC, errno.EDQUOT):
             raise ExperimentExecutionException(
                 f"The local run could not be started: {describe_os_error(err)}. Free some space on the disk "
@@ -167,16 +169,16 @@ def _say_store_is_writable(store_home: str, run_id: str) -> None:
         "ACPT_ESTIMATOR_HOME.", run_id, store_home)
 
 
-def _discard(paths: RunPaths, job) -> None:
+def _discard(paths: RunPaths, job, tracker) -> None:
     """A run that never started leaves nothing behind: no half-written folder, no MLflow run left RUNNING."""
     if job is not None and job.supervisor.process is not None:
         job.cancel("interrupted")  # started after all (Ctrl-C in the last moment): it ends with a final record
         job.supervisor.wait()
         return
+    if tracker is not None:
+        tracker.release()
     if job is not None:
         job.supervisor.abandon()
-        if job.tracker is not None:
-            job.tracker.release()
         if job.mlflow_run:  # never left RUNNING: the MLflow run of a job that never started is deleted
             with contextlib.suppress(Exception):
                 mlflow_sqlite.store(paths.home).delete_run(job.mlflow_run)
@@ -193,8 +195,10 @@ def _prepare(job: LocalJob, spec, launcher, input_paths, output_paths, now, moun
     # A job that uses MLflow gets its MLflow run first (MLFLOW_RUN_ID, as on v2); the others none at launch.
     if mlflow_sqlite.job_uses_mlflow(paths.snapshot, files, spec.command or ""):
         job.mlflow_run = mlflow_sqlite.start_run(store_home, experiment_name, run_id, int(now * 1000))
-    job.tracker = procs.new_tracker(run_id)
     record["tracking"] = job.tracker.describe()
+    cgroup = getattr(job.tracker, "proc_name", None) or ""
+    if cgroup:
+        job.tracker.open_gate(os.path.join(paths.root, GATE_NAME), _world_size(record))
     ctx = LaunchContext(
         run_id=run_id, experiment_name=experiment_name, run_dir=paths.root, workdir=paths.snapshot,
         user_logs=paths.user_logs, status_dir=paths.status, store_home=store_home, python=sys.executable,
@@ -204,7 +208,7 @@ def _prepare(job: LocalJob, spec, launcher, input_paths, output_paths, now, moun
         is_root=os.geteuid() == 0, cores=len(os.sched_getaffinity(0)),
         rendezvous_port=_free_port() if needs_job_runtime(spec) else 0, mounts=tuple(mounts),
         unshare=(shutil.which("unshare") or "/usr/bin/unshare") if mounts else "",
-        setpriv=shutil.which("setpriv") or "setpriv")
+        setpriv=shutil.which("setpriv") or "setpriv", cgroup=cgroup)
     plan = plan_launch(spec, ctx)
     # rank.sh holds the arguments with $VARs expanded (secrets included): only this user may read it, and
     # finalize() removes it.
@@ -338,6 +342,8 @@ def _verdict(outcome, record: dict, paths: RunPaths) -> tuple[str, dict | None]:
 def _signal_note(code: int) -> str:
     if code == EXIT_NO_WORKDIR:
         return " (rank.sh could not enter the run's snapshot folder)"
+    if code == EXIT_UNTRACKED:
+        return " (the rank was never moved into the job's cgroup, so its command was not started)"
     if code == 127:
         return " (command not found)"
     if code > 128:

@@ -30,6 +30,9 @@ RUN_DIR_VAR = "ACPT_ESTIMATOR_RUN_DIR"
 HOME_VAR = "ACPT_ESTIMATOR_HOME"
 EXIT_NO_RANK = 97
 EXIT_NO_WORKDIR = 96
+EXIT_UNTRACKED = 95
+GATE_TRIES = 600  # rank.sh waits up to about 600 x 50 ms (bash; 10 ms with sh) to be inside the job's cgroup
+GATE_NAME = "gate"  # the run folder's FIFO by which the driver wakes ranks waiting to be inside the cgroup
 logger = logging.getLogger(__name__)
 # Local ranks share this machine's cores; past these, a plan is a typo (node_count=1000) rather than a job.
 RANKS_PER_CORE_WARNING = 4
@@ -78,6 +81,7 @@ class LaunchContext:
     mounts: tuple = ()  # inputs.Mount: read-only bind mounts made in the job's own mount namespace
     unshare: str = ""  # util-linux unshare's absolute path (posix_spawn does no PATH lookup), when there are mounts
     setpriv: str = "setpriv"  # util-linux setpriv: mpiexec and the ranks start without CAP_SYS_ADMIN
+    cgroup: str = ""  # the job's cgroup as /proc/self/cgroup names it (cgroup tracking): ranks wait to be inside
 
 
 @attrs.frozen
@@ -312,6 +316,35 @@ def render_mount_script(mounts, setpriv: str = "setpriv") -> str:
     return "\n".join(lines)
 
 
+def render_cgroup_gate(cgroup: str, ctx: LaunchContext, shell: str) -> list[str]:
+    """Shell lines that hold a rank until it is inside the job's cgroup (``cgroup``, as /proc/self/cgroup names it).
+
+    The driver moves mpiexec into the cgroup after starting it, and the kernel's first move waits for an RCU grace
+    period (about 10 ms); mpiexec starts its proxy and the ranks' shells meanwhile, and the driver moves those in
+    too, then writes a line per rank into the run's ``gate`` FIFO. Waiting here (builtins only) keeps the rule that
+    every process of the user's starts inside, without the whole grace period on the launch path.
+    """
+    q = shlex.quote
+    name = q(f"0::{cgroup}")
+    if shell.endswith("bash"):  # woken by the driver's line; the FIFO is opened read-write, so open never blocks
+        wait = f"read -r -t 0.05 _ 0<>{q(ctx.run_dir + '/' + GATE_NAME)} || :"
+    else:  # dash's read has no timeout: poll
+        wait = "sleep 0.01"
+    return [
+        "n=0",
+        "while :; do",
+        "  while read -r g; do case $g in 0::*) break ;; esac; done </proc/self/cgroup",
+        f"  case $g in {name}|{name}/*) break ;; esac",
+        f"  n=$((n+1)); if [ $n -gt {GATE_TRIES} ]; then",
+        '    echo "acpt-estimator: rank $r is not inside the job\'s cgroup ($g), so its command was not started" '
+        '>>"$log"',
+        f"    : >{q(ctx.status_dir)}/rank_\"$r\"_exit_{EXIT_UNTRACKED}; exit {EXIT_UNTRACKED}",
+        "  fi",
+        f"  {wait}",
+        "done",
+    ]
+
+
 def render_rank_script(ranks, flavour: str, ctx: LaunchContext, shell: str = "/bin/sh") -> str:
     """POSIX sh run once per rank. Every value is pre-expanded and single-quoted: the shell only dispatches."""
     q = shlex.quote
@@ -335,6 +368,7 @@ def render_rank_script(ranks, flavour: str, ctx: LaunchContext, shell: str = "/b
         '*) echo "acpt-estimator: no MPI rank in this process (rank=\'$r\'); was rank.sh started by mpiexec?" >&2',
         f"   exit {EXIT_NO_RANK} ;;",
         "esac",
+        *(render_cgroup_gate(ctx.cgroup, ctx, shell) if ctx.cgroup else ()),
         f"cd {q(ctx.workdir)} || exit {EXIT_NO_WORKDIR}",
         close_inherited_fds(shell),
         '"$@" </dev/null >>"$log" 2>&1',

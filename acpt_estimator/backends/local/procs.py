@@ -6,7 +6,7 @@ import ctypes
 import os
 import threading
 
-from .cgroup import CgroupTracker, job_cgroups_usable, known_usable, setpriv, warm_up as warm_cgroups
+from .cgroup import CgroupTracker, job_cgroups_usable, setpriv
 from .signals import terminate
 
 PR_SET_CHILD_SUBREAPER = 36
@@ -234,17 +234,6 @@ def _reap(pid: int) -> None:
         os.waitpid(pid, os.WNOHANG)
     except ChildProcessError:
         pass
-
-
-def warm_up() -> None:
-    """Called early by a supervisor's thread: the cgroup move of its launcher is then cheap (cgroup.warm_up).
-
-    Only once an earlier job made the driver's cgroup group: probing or creating it here would race the
-    submitting thread doing the same.
-    """
-    base = None if os.environ.get(TRACKING_VAR) == "subreaper" else known_usable()
-    if base is not None:
-        warm_cgroups(base)
 
 
 def new_tracker(run_id: str):

@@ -68,7 +68,7 @@ class Supervisor:
     """
 
     def __init__(self, *, run_id, status_dir, cancel_flag, launcher_log, world_size=1, max_seconds=None,
-                 on_finished=None, grace=GRACE_SECONDS, warm_up=None):
+                 on_finished=None, grace=GRACE_SECONDS):
         self.run_id, self.status_dir, self.cancel_flag, self.launcher_log = run_id, status_dir, cancel_flag, launcher_log
         self.world_size, self.max_seconds, self.grace = world_size, max_seconds, grace
         self.tracker = None  # procs.new_tracker() (set by launch): how every process of the job is found
@@ -77,7 +77,6 @@ class Supervisor:
         self._spawn_done = threading.Event()
         self._all_reported_at = None
         self._on_finished = on_finished
-        self._warm_up = warm_up  # run first on the watcher thread, while the caller prepares (procs.warm_up)
         self._reason: str | None = None
         self._wake_r, self._wake_w = os.pipe()
         self._pipe_lock = threading.RLock()
@@ -140,11 +139,6 @@ class Supervisor:
 
     # ---- the watcher thread -------------------------------------------------------------------------
     def _watch(self) -> None:
-        if self._warm_up is not None:
-            try:
-                self._warm_up()
-            except Exception:  # noqa: BLE001 - only an optimisation: the launch works without it
-                pass
         self._spawned.wait()
         try:
             if self._request is not None:
