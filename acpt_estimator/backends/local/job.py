@@ -123,16 +123,20 @@ def start(spec, experiment, parent_run_id: str | None = None) -> tuple[RunPaths,
     check_world_size(spec.distribution, len(os.sched_getaffinity(0)))  # before anything is written
     launcher = find_launcher()  # fail before creating anything when there is no MPI
     warn_missing(spec.environment)
-    # One listing, checked here with the cloud upload's rules and copied as is by _prepare.
-    files = check_snapshot(spec.source_directory, upload=False, entry_script=spec.entry_script)
-    sources = data.resolve(spec, store_home)  # every input checked before anything is created
-    experiment_name = spec.experiment_name or experiment.name
-    run_id = new_run_id(experiment_name)
-    paths = RunPaths(store_home, run_id)
-    job = tracker = None
+    run_id = new_run_id(spec.experiment_name or experiment.name)
+    # First: making the job's cgroup starts the kernel's wait for the launcher's move into it (cgroup.warm_up),
+    # which then overlaps everything below.
+    tracker = procs.new_tracker(run_id)
     try:
-        # First: making its cgroup starts the kernel's wait for the launcher's move, which overlaps what follows.
-        tracker = procs.new_tracker(run_id)
+        # One listing, checked here with the cloud upload's rules and copied as is by _prepare.
+        files = check_snapshot(spec.source_directory, upload=False, entry_script=spec.entry_script)
+        sources = data.resolve(spec, store_home)  # every input checked before anything is written
+    except BaseException:
+        tracker.release()
+        raise
+    paths = RunPaths(store_home, run_id)
+    job = None
+    try:
         paths.create()
         output_paths = data.resolve_outputs(spec, store_home, run_id)
         input_paths, mounts = data.materialize(spec, sources, paths.root)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import ctypes
 import os
 import threading
 
@@ -102,6 +101,8 @@ _roots: set = set()  # the launchers this driver started: its own children, neve
 
 
 def _prctl(option: int, value) -> int:
+    import ctypes  # only the subreaper fallback needs it: not imported on the cgroup path
+
     libc = ctypes.CDLL(None, use_errno=True)
     return libc.prctl(option, value, 0, 0, 0)
 
@@ -113,6 +114,8 @@ def _become_subreaper() -> bool:
         os.putenv(DRIVER_VAR, str(os.getpid()))
         try:
             if _subreaper_users == 0:
+                import ctypes
+
                 before = ctypes.c_int(0)
                 _prctl(PR_GET_CHILD_SUBREAPER, ctypes.byref(before))
                 if _prctl(PR_SET_CHILD_SUBREAPER, 1) != 0:
