@@ -4,7 +4,8 @@ Layers, each importing only those below it (tests/unit/test_layering.py checks):
   compat/azureml/*  one-line re-exports of v1/*
   v1/               the v1 object model users touch: builds neutral specs, calls the engine, wraps run handles
   engine            everything else here but job_runtime/: specs, arguments, distribution, environments, snapshot,
-                    tracking, hyperdrive/, onnx/, run_handle, backends/ (local, azureml, capture); never imports v1
+                    tracking, hyperdrive/, onnx/, run_handle, services (local or cloud, per workspace), backends/
+                    (local, azureml, capture); never imports v1
   job_runtime/      ships inside jobs; imports only itself and the standard library
 This file is the public door: it may name v1 lazily, and it registers v1's Run wrapper with the engine.
 """

@@ -1,8 +1,11 @@
 """Backends: each turns a JobSpec into a running job and returns its run handle (``acpt_estimator.run_handle``).
 
-Owns: local/ (mpiexec, the local store), azureml/ (azure-ai-ml, run history), capture.py (YAML export).
+Owns: local/ (mpiexec, the local store), azureml/ (azure-ai-ml, run history), capture.py (YAML export), and in
+local/ and azureml/ the workspace services ``acpt_estimator.services`` picks between (services.py, compute.py,
+datasets.py, environments.py, workspaces.py, datastore_registry.py).
 May import: the engine (spec, tracking, paths, names, snapshot*, hyperdrive/, run_handle); never acpt_estimator.v1.
-v1 objects handed in (an Experiment, a HyperDriveConfig) are only read through their attributes and methods.
+v1 objects handed in (an Experiment, a HyperDriveConfig, an Environment or a dataset given to a service) are only read
+through their attributes and methods.
 """
 
 from __future__ import annotations

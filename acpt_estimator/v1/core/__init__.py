@@ -1,7 +1,8 @@
 """v1 ``azureml.core``: names resolve on first use (PEP 562).
 
 Owns Workspace, Experiment, Run (written once over a backend handle, ``_run_handle.py``), Model, Datastore,
-Environment, compute. May import the engine and backends; never imported by them.
+Environment, compute. May import the engine and backends; never imported by them. Where a workspace's assets live
+(the local store or Azure) is the services' choice (``acpt_estimator.services.services_for``), not these classes'.
 
 Training scripts import ``azureml.core.run`` in every rank and need only ``Run``.
 """
