@@ -20,12 +20,14 @@ from .samplers import sampler_for
 POLL_SECONDS = 0.25
 
 
-def submit_sweep(config, experiment, tags=None) -> "LocalHyperDriveRun":
-    """The ``HyperDriveConfig._submit`` hook for the local backend; returns at once, trials run in a thread."""
+def submit_sweep(config, experiment, tags=None, parent_run_id=None, display_name=None) -> "LocalHyperDriveRun":
+    """The ``HyperDriveConfig._submit`` hook for the local backend; returns at once, trials run in a thread.
+    ``parent_run_id``/``display_name``: a pipeline's HyperDriveStep (its pipeline run, the step's name)."""
     from ..backends.local.supervisor import install_interrupt_handlers
 
     install_interrupt_handlers()  # trials are submitted from the scheduler thread; signals reach only the main one
     run = LocalHyperDriveRun(config, experiment, tags)
+    run._parent, run._display_name = parent_run_id, display_name
     run._save()
     run._thread.start()
     return run
@@ -79,6 +81,8 @@ class _SweepRun(SweepHandle, RunHandle):
 
 class LocalHyperDriveRun(_SweepRun):
     """The local sweep handle (v1 wraps it in a HyperDriveRun); each trial is an ordinary LocalRun handle."""
+
+    _parent = _display_name = None  # set for a pipeline's HyperDriveStep
 
     def __init__(self, config, experiment, tags=None):
         self._config = config
@@ -182,6 +186,13 @@ class LocalHyperDriveRun(_SweepRun):
     def get_status(self) -> str:
         return self._status
 
+    def _parent_id(self):
+        return self._parent
+
+    @property
+    def display_name(self) -> str:
+        return self._display_name or self._id
+
     def get_children(self, recursive=False, tags=None, properties=None, type=None, status=None,
                      _rehydrate_runs=True):
         with self._lock:
@@ -206,6 +217,7 @@ class LocalHyperDriveRun(_SweepRun):
             "runId": self._id, "runType": "hyperdrive", "experimentName": self._experiment.name,
             "status": self._status, "createdTime": self._start_time, "startTime": self._start_time,
             "endTime": self._end_time, "target": "local", "tags": self._tags, "children": children,
+            "parentRunId": self._parent, "displayName": self._display_name,
             "hyperparameters": params, "earlyTerminated": dict(self._stopped_at),
             "primaryMetricConfig": cfg.primary_metric_config,
             "properties": self.properties,
@@ -304,6 +316,13 @@ class SavedHyperDriveRun(_SweepRun):
 
     def get_status(self) -> str:
         return self._effective()["status"]
+
+    def _parent_id(self):
+        return self._record().get("parentRunId")
+
+    @property
+    def display_name(self) -> str:
+        return self._record().get("displayName") or self.id
 
     def _effective(self) -> dict:
         """A sweep whose driver died is not Running: its trials ended with that driver."""

@@ -90,22 +90,31 @@ def early_termination(policy):
     return None
 
 
+def trial_defaults(config) -> dict:
+    """The trial command's literal input per swept parameter (v2 name -> a placeholder the sweep replaces)."""
+    return {input_name_for(name): default_value(expr) for name, expr in config._sampling.parameter_space.items()}
+
+
+def sweep_of(node, config):
+    """The v2 Sweep over the trial command ``node`` (its swept inputs from ``trial_defaults``): search space,
+    sampling, objective, policy and limits of ``config`` (a HyperDriveConfig, or anything read like one)."""
+    trial = node(**search_space(config._sampling.parameter_space))
+    sweep = trial.sweep(sampling_algorithm=sampling_algorithm(config._sampling),
+                        primary_metric=config._primary_metric_name, goal=config.primary_metric_config["goal"],
+                        early_termination_policy=early_termination(config._policy))
+    sweep.set_limits(max_total_trials=config._max_total_runs, max_concurrent_trials=config._max_concurrent_runs,
+                     timeout=config._max_duration_minutes * 60 if config._max_duration_minutes else None)
+    return sweep
+
+
 def to_sweep(config, *, experiment_name=None, tags=None, context_root=None):
     """The Sweep node (validated); ``.sweep()`` rewrites ${{inputs.x}} to ${{search_space.x}} in the trial."""
     from ..backends.azureml import sdk
     from ..backends.azureml.translate import to_command
 
-    space = config._sampling.parameter_space
     spec = config.trial_spec(experiment_name, tags)
-    defaults = {input_name_for(name): default_value(expr) for name, expr in space.items()}
-    node = to_command(spec, context_root=context_root, literal_inputs=defaults)
-    trial = node(**search_space(space))
-    goal = config.primary_metric_config["goal"]
-    sweep = trial.sweep(sampling_algorithm=sampling_algorithm(config._sampling),
-                        primary_metric=config._primary_metric_name, goal=goal,
-                        early_termination_policy=early_termination(config._policy))
-    sweep.set_limits(max_total_trials=config._max_total_runs, max_concurrent_trials=config._max_concurrent_runs,
-                     timeout=config._max_duration_minutes * 60 if config._max_duration_minutes else None)
+    node = to_command(spec, context_root=context_root, literal_inputs=trial_defaults(config))
+    sweep = sweep_of(node, config)
     sweep.experiment_name = experiment_name  # calling the node dropped it
     sweep.display_name = spec.display_name
     errors = sdk.node_errors(sweep)

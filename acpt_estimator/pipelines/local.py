@@ -42,7 +42,24 @@ def resolve_job(step, values: dict, inputs_from: dict):
         if param.kind == "datapath" and isinstance(value, DataInput):
             inputs = [attrs.evolve(value, name=i.name, reference_name=i.reference_name)
                       if i.name == param.default.name else i for i in inputs]
-    return attrs.evolve(job, arguments=tuple(tokens), inputs=tuple(inputs))
+    variables = dict(job.environment_variables)
+    variables.update({var: str(values[name]) for var, name in step.variable_parameters.items()})
+    counts = {field: process_count(step, field, name, values[name])
+              for field, name in step.distribution_parameters.items()}
+    return attrs.evolve(job, arguments=tuple(tokens), inputs=tuple(inputs), environment_variables=variables,
+                        distribution=attrs.evolve(job.distribution, **counts))
+
+
+def process_count(step, field: str, name: str, value) -> int:
+    """A process count taken from pipeline parameter ``name``: a positive whole number."""
+    if isinstance(value, bool) or not isinstance(value, (int, str)) or not str(value).strip().isdigit() \
+            or int(value) < 1:
+        from ..exceptions import UserErrorException
+
+        raise UserErrorException(f"Step {step.display_name!r}: {field} comes from pipeline parameter {name!r}, whose "
+                                 f"value {value!r} is not a positive whole number; pass e.g. "
+                                 f"pipeline_parameters={{{name!r}: 2}}.")
+    return int(value)
 
 
 class LocalPipelineRun:
@@ -120,7 +137,7 @@ class LocalPipelineRun:
                     run.wait_for_completion(raise_on_error=False)
                     self._step_ended(node, run, run.get_status())
                 break
-            used = sum(steps[n].job.distribution.world_size for n in running)
+            used = sum(_ranks(steps[n]) for n in running)
             for node in list(pending):
                 upstream = [state[u]["status"] for u in steps[node].upstream]
                 if any(s in ("Failed", "Canceled", "Skipped") for s in upstream):
@@ -129,7 +146,7 @@ class LocalPipelineRun:
                     continue
                 if not all(s == "Completed" for s in upstream):
                     continue
-                world = steps[node].job.distribution.world_size
+                world = _ranks(steps[node])
                 if running and used + world > cores:
                     continue
                 pending.remove(node)
@@ -163,12 +180,14 @@ class LocalPipelineRun:
 
         from .spec import STEP_KINDS
 
-        # a kind's to_local_job gets this run: .values (parameters) and .record (producers' output folders)
-        job = import_module(STEP_KINDS[step.kind]).to_local_job(step, self)
+        # a kind's to_local_job gets this run: .values (parameters) and .record (producers' output folders); a
+        # kind that runs its job itself (a sweep's trials) has start_local(step, job, pipeline_run) too
+        kind = import_module(STEP_KINDS[step.kind])
+        job = kind.to_local_job(step, self)
         job = attrs.evolve(job, experiment_name=self.record["experimentName"], display_name=step.display_name)
         key = None
         if step.allow_reuse and not self.regenerate_outputs:
-            key = reuse.reuse_key(job, {k: v for k, v in sorted(inputs_from.items())})
+            key = reuse.reuse_key(job, {k: v for k, v in sorted(inputs_from.items())}, settings=step.sweep)
             found = reuse.lookup(self.store_home, key)
             if found is not None:
                 earlier = find_run(found["runId"], self.experiment, self.store_home)
@@ -179,7 +198,8 @@ class LocalPipelineRun:
         state["reuseKey"] = key
         self.jobs[step.name] = job
         try:
-            run = start(job, self.experiment, parent_run_id=self.id)
+            starter = getattr(kind, "start_local", None)
+            run = starter(step, job, self) if starter else start(job, self.experiment, parent_run_id=self.id)
         except Exception as err:  # noqa: BLE001 - a step that cannot start fails like one that crashed
             state.update(status="Failed", error=f"{type(err).__name__}: {err}")
             logger.error("Pipeline %s: step %s could not start: %s", self.id, step.display_name, err)
@@ -203,7 +223,8 @@ class LocalPipelineRun:
             return
         state["status"] = status
         if status == "Completed":
-            state["outputs"] = _output_folders(self.jobs[node], run, self.store_home)
+            own = getattr(run, "output_folders", None)  # a step run that knows its outputs (a sweep's)
+            state["outputs"] = own(self.store_home) if own else _output_folders(self.jobs[node], run, self.store_home)
             if state.get("reuseKey"):
                 reuse.remember(self.store_home, state["reuseKey"], run.id, state["outputs"])
 
@@ -260,6 +281,12 @@ class LocalPipelineRun:
         return LocalRun(self.paths, experiment=experiment)
 
 
+def _ranks(step) -> int:
+    """The cores a running step takes: its ranks (a sweep: those of each trial it runs at once)."""
+    ranks = step.job.distribution.world_size
+    return ranks * step.sweep.max_concurrent_runs if step.sweep is not None else ranks
+
+
 class _Ended:
     """A step that failed before it started (its error is in the pipeline record)."""
 
@@ -285,6 +312,8 @@ def submit(spec, experiment, values: dict, regenerate_outputs: bool = False) -> 
     for step in spec.steps:
         if step.kind == "refused":
             raise V1NotSupportedException(step.refusal)
+        for field, name in step.distribution_parameters.items():  # a bad count refuses before anything runs
+            process_count(step, field, name, values[name])
     return LocalPipelineRun(spec, experiment, values, regenerate_outputs)
 
 

@@ -23,14 +23,19 @@ def snapshot_digest(source_directory: str) -> str:
     return digest.hexdigest()
 
 
-def reuse_key(job, upstream: dict) -> str:
+def reuse_key(job, upstream: dict, settings=None) -> str:
     """What v1 compared: script snapshot, arguments, inputs (and which run wrote linked ones), environment,
-    distribution and compute. ``upstream`` maps each linked input name to the producer's result (run id/output)."""
+    distribution and compute. ``upstream`` maps each linked input name to the producer's result (run id/output);
+    ``settings``: the step kind's own (a sweep's search), when it has any."""
     fields = attrs.asdict(job, recurse=True, value_serializer=lambda _, __, v: dict(v) if hasattr(v, "keys") else v)
     for volatile in ("experiment_name", "display_name", "tags", "source_directory"):
         fields.pop(volatile, None)
     fields["snapshot"] = snapshot_digest(job.source_directory)
     fields["upstream"] = upstream
+    if settings is not None:
+        from .codec import encode
+
+        fields["settings"] = encode(settings)
     text = json.dumps(fields, sort_keys=True, default=str)
     return hashlib.sha256(text.encode()).hexdigest()
 
@@ -46,8 +51,8 @@ def lookup(store_home: str, key: str) -> dict | None:
             found = json.load(handle)
     except (OSError, ValueError):
         return None
-    if not all(os.path.isdir(path) for path in found.get("outputs", {}).values()):
-        return None  # its output folders were removed: run again
+    if not all(os.path.exists(path) for path in found.get("outputs", {}).values()):
+        return None  # its outputs were removed: run again (a sweep's metrics output is one file, as v1's)
     return found
 
 

@@ -95,6 +95,34 @@ class ParallelSettings:
 
 
 @attrs.frozen
+class TrainingOutputSpec:
+    """v1 ``TrainingOutput`` of a sweep step: ``output`` (a DataOutput) receives the trials' metrics as JSON
+    ("Metrics") or the best trial's ``model_file`` ("Model"; its whole ``outputs/`` folder without one)."""
+
+    output: Any
+    type: str  # "Metrics" | "Model"
+    model_file: str | None = None
+
+
+@attrs.frozen
+class SweepSettings:
+    """A sweep step's search (v1 ``HyperDriveConfig`` minus its trial): the step's ``job`` is the trial, its
+    arguments ending with ``--<name> SearchRef(<v2 name>)`` per swept parameter."""
+
+    sampling: str  # v1's SAMPLING_NAME: "RANDOM" | "GRID" | "BayesianOptimization"
+    parameter_space: Mapping[str, Any] = attrs.field(converter=_frozen_map)  # v1 name -> (kind, args)
+    primary_metric_name: str = ""
+    primary_metric_goal: str = "maximize"  # "maximize" | "minimize"
+    max_total_runs: int = 1
+    max_concurrent_runs: int = 1
+    max_duration_minutes: int | None = None
+    sampling_properties: Mapping[str, Any] = attrs.field(factory=dict, converter=_frozen_map)
+    policy: str = "Default"  # v1's POLICY_NAME: "Default" | "Bandit" | "MedianStopping" | "TruncationSelection"
+    policy_properties: Mapping[str, Any] = attrs.field(factory=dict, converter=_frozen_map)
+    training_outputs: tuple = ()  # TrainingOutputSpec, written after the trials (not by them)
+
+
+@attrs.frozen
 class StepSpec:
     """One step of a pipeline: a node name unique in the pipeline, what runs, and how it is joined to the others."""
 
@@ -107,10 +135,14 @@ class StepSpec:
     run_after: tuple = ()  # node names this step waits for without data (v1 step.run_after)
     allow_reuse: bool = True
     hash_paths: tuple = ()  # v1 hash_paths: accepted; reuse hashes the whole snapshot (v1 >= 1.x did too)
-    sweep: Any = None  # kind "sweep": the neutral sweep description
+    sweep: SweepSettings | None = None  # kind "sweep"
     parallel: ParallelSettings | None = None  # kind "parallel"
     refusal: str = ""  # kind "refused": the message raised at submit
     parameters: tuple = ()  # PipelineParameterSpec of each pipeline parameter the step uses (step_io's .parameters)
+    # v1 params={name: PipelineParameter}: environment variable (AML_PARAMETER_<name>) -> parameter name
+    variable_parameters: Mapping[str, str] = attrs.field(factory=dict, converter=_frozen_map)
+    # v1 runconfig_pipeline_params / MpiStep counts: "node_count" | "process_count_per_node" -> parameter name
+    distribution_parameters: Mapping[str, str] = attrs.field(factory=dict, converter=_frozen_map)
 
     def __attrs_post_init__(self):
         if self.kind not in STEP_KINDS:

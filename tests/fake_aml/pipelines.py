@@ -46,14 +46,18 @@ class PipelinesMixin:
                                      else {})  # a job of a registered pipeline component runs the component's nodes
         for node, spec in jobs.items():
             child = str(uuid.uuid4())
+            sweep = spec.get("type") == "sweep"  # a sweep node's step run is a sweep job, its trials its children
             child_body = {"properties": {
-                "jobType": "Command", "experimentName": props.get("experimentName"),
+                "jobType": "Sweep" if sweep else "Command", "experimentName": props.get("experimentName"),
                 "displayName": spec.get("display_name") or spec.get("displayName") or node,
                 "computeId": spec.get("computeId") or (props.get("settings") or {}).get("default_compute"),
                 "tags": {}, "properties": {"azureml.nodeid": node, "azureml.pipelinerunid": name,
                                            "azureml.runsource": "azureml.StepRun", "azureml.pipeline": name}}}
-            self.jobs[child] = FakeJob(child, child_body, (script.nodes or {}).get(node) or JobScript(), parent=name,
-                                       node=node)
+            node_script = (script.nodes or {}).get(node) or JobScript()
+            self.jobs[child] = FakeJob(child, child_body, node_script, parent=name, node=node)
+            if sweep:
+                child_body["properties"]["trial"] = {"computeId": spec.get("computeId")}
+                self.start_trials(child, child_body, node_script)
 
     def pipeline_children(self, name) -> list:
         return [j for j in self.jobs.values() if j.parent == name and j.node is not None]

@@ -340,7 +340,14 @@ class FakeState(RunHistoryMixin, ListingMixin, MetricsV2Mixin, MlflowMixin, Core
         self.job_creations += 1
         script = self.next_script or JobScript()
         self.jobs[name] = FakeJob(name, body, script)
-        for index, (params, child_script) in enumerate(script.children):  # the service starts sweep trials
+        self.start_trials(name, body, script)
+        if body["properties"].get("jobType") == "Pipeline":
+            self.start_pipeline_children(name, body, script)
+        return 201, {}, self._job_resource(self.jobs[name])
+
+    def start_trials(self, name, body, script) -> None:
+        """A sweep job (or a pipeline's sweep node): the service starts its trials, ``script.children``."""
+        for index, (params, child_script) in enumerate(script.children):
             props = body["properties"]
             compute = (props.get("trial") or {}).get("computeId") or props.get("computeId")
             child_body = {"properties": {"jobType": "Command", "experimentName": props.get("experimentName"),
@@ -351,9 +358,6 @@ class FakeState(RunHistoryMixin, ListingMixin, MetricsV2Mixin, MlflowMixin, Core
             # keyed by the trial: _aml_system_<trial> (azureml-train-core's HyperDriveRun reads it, and <trial>).
             body["properties"].setdefault("tags", {})[script.trial_tag_prefix + child] = json.dumps(params)
             self.jobs[child] = FakeJob(child, child_body, child_script, parent=name)
-        if body["properties"].get("jobType") == "Pipeline":
-            self.start_pipeline_children(name, body, script)
-        return 201, {}, self._job_resource(self.jobs[name])
 
     def get_job(self, name, **_):
         job = self.jobs.get(name)

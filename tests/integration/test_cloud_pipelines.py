@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 
 import pytest
@@ -58,3 +59,58 @@ def test_a_failing_step_fails_the_pipeline_run_and_cancel_reaches_the_service(fa
     again = Experiment(cloud_workspace, "cloud-cancel").submit(Pipeline(cloud_workspace, [ok]))
     again.cancel()
     assert fake_aml.calls("POST", rf"/jobs/{again.id}/cancel")
+
+
+def test_a_hyperdrive_step_is_a_sweep_node_whose_step_run_reads_its_trials(fake_aml, cloud_workspace):
+    from acpt_estimator.v1.core.script_run_config import ScriptRunConfig
+    from acpt_estimator.v1.pipeline.steps import HyperDriveStep, HyperDriveStepRun
+    from acpt_estimator.v1.train.hyperdrive import GridParameterSampling, HyperDriveConfig, PrimaryMetricGoal, choice
+    from tests.fake_aml.state import JobScript
+
+    trials = ((({"quality": 1}, JobScript(metrics={"accuracy": [0.2, 0.4]})),
+               ({"quality": 3}, JobScript(metrics={"accuracy": [0.5, 0.9]}))))
+    fake_aml.script_next_job(JobScript(nodes={"tune": JobScript(children=trials)}))
+    data, model = PipelineData("prepared"), PipelineData("best_model")
+    prep = PythonScriptStep("prep.py", name="prep", arguments=["--out", data, "--n", 4], outputs=[data],
+                            source_directory=SRC, compute_target="cpu-cluster")
+    config = HyperDriveConfig(run_config=ScriptRunConfig(SRC, script="hd_trial.py", compute_target="gpu-cluster"),
+                              hyperparameter_sampling=GridParameterSampling({"quality": choice(1, 3)}),
+                              primary_metric_name="accuracy", primary_metric_goal=PrimaryMetricGoal.MAXIMIZE,
+                              max_total_runs=2)
+    tune = HyperDriveStep("tune", config, estimator_entry_script_arguments=[
+        "--data", data.as_mount(), "--model", model, "--scale", PipelineParameter("scale", 1.0)],
+        inputs=[data.as_mount()], outputs=[model])
+    run = Experiment(cloud_workspace, "cloud-sweep-step").submit(Pipeline(cloud_workspace, [prep, tune]),
+                                                                 pipeline_parameters={"scale": 2.0})
+    (put,) = [r for r in fake_aml.calls("PUT", r"/jobs/[^/]+$") if r.status in (200, 201)]
+    node = put.json()["properties"]["jobs"]["tune"]
+    assert node["type"] == "sweep" and node["inputs"]["prepared"]["value"] == "${{parent.jobs.prep.outputs.prepared}}"
+    assert node["inputs"]["scale"]["value"] == "${{parent.inputs.scale}}"
+    assert put.json()["properties"]["inputs"]["scale"] == {"jobInputType": "literal", "value": "2.0"}
+    assert run.wait_for_completion(show_output=False) == "Completed"
+    step = run.find_step_run("tune")[0]
+    hd = HyperDriveStepRun(step)
+    assert len(list(hd.get_children())) == 2
+    best = hd.get_best_run_by_primary_metric()
+    assert best.get_metrics()["accuracy"] == [0.5, 0.9]
+    assert json.loads(hd.get_hyperparameters()[best.id]) == {"quality": 3}  # the service's record, v1's names
+    assert hd.get_output_data("best_model").path_on_datastore == f"azureml/{step.id}/best_model"
+
+
+def test_step_params_and_process_counts_from_pipeline_parameters_reach_the_pipeline_job(fake_aml, cloud_workspace):
+    model = PipelineData("model")
+    greet = PythonScriptStep("env_param.py", name="greet", source_directory=SRC, compute_target="cpu-cluster",
+                             params={"greeting": PipelineParameter("greeting", "hello")})
+    train = MpiStep(name="train", source_directory=SRC, script_name="train.py", compute_target="cpu-cluster",
+                    arguments=["--model", model], outputs=[model], node_count=1,
+                    process_count_per_node=PipelineParameter("procs", 1))
+    run = Experiment(cloud_workspace, "cloud-step-params").submit(
+        Pipeline(cloud_workspace, [greet, train]), pipeline_parameters={"greeting": "bonjour", "procs": 3})
+    (put,) = [r for r in fake_aml.calls("PUT", r"/jobs/[^/]+$") if r.status in (200, 201)]
+    body = put.json()["properties"]
+    assert body["inputs"]["greeting"] == {"jobInputType": "literal", "value": "bonjour"}
+    assert body["jobs"]["greet"]["inputs"]["greeting"]["value"] == "${{parent.inputs.greeting}}"
+    assert body["jobs"]["train"]["distribution"]["process_count_per_instance"] == 3  # the value given at submit
+    components = [c["properties"]["componentSpec"] for c in fake_aml.state.components.values()]
+    assert any("export AML_PARAMETER_greeting='${{inputs.greeting}}'" in c.get("command", "") for c in components)
+    assert run.wait_for_completion(show_output=False) == "Completed"

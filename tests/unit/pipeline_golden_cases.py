@@ -48,4 +48,45 @@ def estimator_outputs_and_order():
     return Pipeline(_Workspace(), [featurize, read, report], continue_on_step_failure=True)
 
 
-CASES = {"pipeline_prep_mpi_train": prep_and_mpi_train, "pipeline_estimator_outputs": estimator_outputs_and_order}
+def sweep_step():
+    """A HyperDriveStep between two steps: prepared data in, the best trial's model out to a scoring step; a
+    PipelineParameter in the trial's arguments; Bandit policy."""
+    from acpt_estimator.v1.core.script_run_config import ScriptRunConfig
+    from acpt_estimator.v1.train.hyperdrive import (BanditPolicy, HyperDriveConfig, PrimaryMetricGoal,
+                                                    RandomParameterSampling, choice, uniform)
+    from acpt_estimator.v1.pipeline.steps import HyperDriveStep
+
+    data, model = PipelineData("prepared", datastore=_ds()), PipelineData("best_model")
+    prep = PythonScriptStep("prep.py", name="prep", arguments=["--out", data, "--n", 5], outputs=[data],
+                            source_directory=SRC, compute_target="cpu-cluster")
+    config = HyperDriveConfig(
+        run_config=ScriptRunConfig(SRC, script="hd_trial.py", compute_target="gpu-cluster"),
+        hyperparameter_sampling=RandomParameterSampling({"quality": choice(1, 2, 3), "--lr": uniform(0.01, 0.1)}),
+        policy=BanditPolicy(evaluation_interval=1, slack_factor=0.2), primary_metric_name="accuracy",
+        primary_metric_goal=PrimaryMetricGoal.MAXIMIZE, max_total_runs=6, max_concurrent_runs=2,
+        max_duration_minutes=30)
+    tune = HyperDriveStep("tune model", config, estimator_entry_script_arguments=[
+        "--data", data.as_mount(), "--model", model, "--scale", PipelineParameter("scale", 1.5)],
+        inputs=[data.as_mount()], outputs=[model])
+    score = PythonScriptStep("read_in.py", name="score", arguments=["--in", model], inputs=[model],
+                             source_directory=SRC, compute_target="cpu-cluster")
+    return Pipeline(_Workspace(), [prep, tune, score], description="tune inside a pipeline")
+
+
+def step_parameters():
+    """PipelineParameters outside arguments: a step's params (AML_PARAMETER_<name>), runconfig_pipeline_params and
+    MpiStep's process counts (fixed in the node when the job is created)."""
+    greet = PythonScriptStep("env_param.py", name="greet", source_directory=SRC, compute_target="cpu-cluster",
+                             params={"greeting": PipelineParameter("greeting", "hello"), "fixed": 3},
+                             runconfig_pipeline_params={"NodeCount": PipelineParameter("greet_nodes", 1)})
+    model = PipelineData("model")
+    train = MpiStep(name="train", source_directory=SRC, script_name="train.py", compute_target="gpu-cluster",
+                    arguments=["--model", model], outputs=[model], node_count=PipelineParameter("nodes", 2),
+                    process_count_per_node=PipelineParameter("procs", 4),
+                    environment_variables={"seed": PipelineParameter("seed", 7)})
+    return Pipeline(_Workspace(), [greet, train])
+
+
+CASES = {"pipeline_prep_mpi_train": prep_and_mpi_train, "pipeline_step_parameters": step_parameters,
+         "pipeline_estimator_outputs": estimator_outputs_and_order,
+         "pipeline_sweep_step": sweep_step}

@@ -16,7 +16,7 @@ REGENERATE = os.environ.get("ACPT_REGENERATE_GOLDEN") == "1"
 
 
 def _normalise_node(node: dict) -> None:
-    for holder in (node, node.get("component") or {}):
+    for holder in (node, node.get("component") or {}, node.get("trial") or {}):  # trial: a sweep node's
         if isinstance(holder.get("code"), str):
             holder["code"] = os.path.relpath(holder["code"], os.path.abspath(SRC)).replace(".", "<steps>", 1)
         runtime = (holder.get("inputs") or {}).get(INPUT_NAME)
@@ -99,3 +99,32 @@ def test_data_transfer_is_a_copy_node_and_steps_without_v2_equivalent_refuse_in_
     kusto = KustoStep(name="query", database_name="db", query_directory="q")
     with pytest.raises(V1NotSupportedException, match=r"KustoStep 'query' is not supported.*Use instead: a v2"):
         to_pipeline_job(Pipeline(_Workspace(), [kusto, write])._to_spec("golden"))
+
+
+def test_a_hyperdrive_step_is_a_sweep_node_over_its_trial_and_training_outputs_refuse_in_v2():
+    from acpt_estimator.exceptions import V1NotSupportedException
+    from acpt_estimator.v1.pipeline.core import PipelineData
+
+    job = _translated("pipeline_sweep_step")
+    tune = job.jobs["tune_model"]
+    assert type(tune).__name__ == "Sweep" and tune.display_name == "tune model"
+    assert tune.inputs["prepared"]._data.path == "${{parent.jobs.prep.outputs.prepared}}"
+    assert str(tune.inputs["scale"]._data) == "${{parent.inputs.scale}}" and job.inputs["scale"]._data == 1.5
+    assert sorted(tune.search_space) == ["lr", "quality"] and tune.limits.max_total_trials == 6
+    assert job.jobs["score"].inputs["best_model"]._data.path == "${{parent.jobs.tune_model.outputs.best_model}}"
+    assert "--quality '${{inputs.quality}}' --lr '${{inputs.lr}}'" in tune.trial.command
+
+    pipeline = CASES["pipeline_sweep_step"]()
+    tune_step = pipeline._steps[1]
+    metrics = PipelineData("metrics")
+    from acpt_estimator.v1.pipeline.steps import HyperDriveStep
+
+    with_metrics = HyperDriveStep("tune", tune_step.hyperdrive_config, estimator_entry_script_arguments=[
+        "--data", tune_step._inputs[0]], inputs=list(tune_step._inputs), metrics_output=metrics)
+    from acpt_estimator.v1.pipeline.core import Pipeline
+
+    from .pipeline_golden_cases import _Workspace
+
+    spec = Pipeline(_Workspace(), [with_metrics])._to_spec("golden")
+    with pytest.raises(V1NotSupportedException, match=r"metrics_output.*TrainingOutput\('Metrics'\).*Use instead"):
+        to_pipeline_job(spec)

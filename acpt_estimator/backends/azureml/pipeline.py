@@ -85,9 +85,27 @@ class CloudPipelineRun:
         return result
 
     def step_runs(self) -> dict:
-        from .run import CloudRun
+        from .run import CloudHyperDriveRun, CloudRun
 
-        return {node: CloudRun(self.experiment, child.name, job=child) for node, child in self._child_jobs().items()}
+        runs = {}
+        for node, child in self._child_jobs().items():
+            step = self._step(node)
+            if step is not None and step.kind == "sweep":  # a HyperDriveStep: the sweep run (v1 HyperDriveStepRun)
+                from ...pipelines.kinds.sweep_config import StepSweepConfig
+
+                runs[node] = CloudHyperDriveRun(self.experiment, child.name, job=child,
+                                                config=StepSweepConfig(step.sweep, step.job))
+            else:
+                runs[node] = CloudRun(self.experiment, child.name, job=child)
+        return runs
+
+    def _step(self, node: str):
+        if self.spec is None:
+            return None
+        try:
+            return self.spec.step(node)
+        except KeyError:
+            return None
 
     def _outputs_of(self, node, child) -> dict:
         """Output name -> datastore URI where the step wrote it (the service fills ${{name}} with the child's name)."""

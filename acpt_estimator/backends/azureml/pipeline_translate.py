@@ -16,14 +16,17 @@ from .translate import _INPUT_MODES, _azure_ml
 class V2StepContext:
     """What a step kind's ``to_v2_node`` gets: the pipeline job being built and the environment build folder."""
 
-    def __init__(self, pipeline_job, context_root=None):
+    def __init__(self, pipeline_job, context_root=None, values=None):
         self.pipeline_job, self.context_root = pipeline_job, context_root
+        self.values = dict(values or {})  # parameter name -> the value this job is created with
 
     def bind_parameters(self, node, step) -> None:
-        """Each pipeline parameter the step uses reads the pipeline's input of that name."""
+        """Each pipeline parameter the step's node takes as an input reads the pipeline's input of that name (one
+        that only sets a process count has no input: the count is fixed when the job is created)."""
         for param in step.parameters:
             target = param.default.name if param.kind == "datapath" else param.name
-            setattr(node.inputs, target, self.pipeline_job.inputs[param.name])
+            if target in (node.inputs or {}):
+                setattr(node.inputs, target, self.pipeline_job.inputs[param.name])
 
 
 def parameter_input(value):
@@ -53,7 +56,7 @@ def to_pipeline_job(spec, values: dict | None = None, *, context_root=None, vali
         description=spec.description, experiment_name=spec.experiment_name, display_name=spec.display_name,
         tags=dict(spec.tags) or None)
     apply_settings(job, spec, regenerate_outputs)
-    context = V2StepContext(job, context_root)
+    context = V2StepContext(job, context_root, values)
     for step in _with_control_edges(spec):
         node = import_module(STEP_KINDS[step.kind]).to_v2_node(step, context)
         context.bind_parameters(node, step)

@@ -43,6 +43,8 @@ class PortDataReference:
         parts = self._datastore_parts()
         return parts[1] if parts else None
 
+    _path_on_datastore = path_on_datastore  # v1 samples read the private name (HyperDriveStep's metrics file)
+
     def _datastore_parts(self):
         """(datastore, path): from an ``azureml://datastores/<ds>/paths/<p>`` URI (cloud steps), or from a local
         datastore stand-in folder (``<store>/datastores/<ds>/<path>``)."""
@@ -67,10 +69,15 @@ class PortDataReference:
             Datastore.get(workspace, self.datastore_name).download(local_path, prefix=self.path_on_datastore,
                                                                    overwrite=overwrite, show_progress=show_progress)
             return os.path.join(local_path, *self.path_on_datastore.split("/"))
-        if self._folder is None or not os.path.isdir(self._folder):
+        if self._folder is None or not os.path.exists(self._folder):
             raise UserErrorException(f"Output {self._name!r} has no data to download (its folder is gone: "
                                      f"{self._folder}).")
         target = os.path.join(local_path, *(self.path_on_datastore or self._name).split("/"))
+        if os.path.isfile(self._folder):  # one file, as a HyperDriveStep's metrics output (v1's layout too)
+            if overwrite or not os.path.exists(target):
+                os.makedirs(os.path.dirname(target), exist_ok=True)
+                shutil.copy2(self._folder, target)
+            return target
         if os.path.exists(target) and not overwrite:
             for root, _, files in os.walk(self._folder):
                 for name in files:

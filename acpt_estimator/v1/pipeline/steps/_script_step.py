@@ -30,10 +30,7 @@ class ScriptStepBase(PipelineStep):
         if not isinstance(allow_reuse, bool):
             raise ValueError(f"allow_reuse={allow_reuse!r}: pass True (reuse unchanged results, v1's default) or "
                              "False.")
-        if runconfig_pipeline_params:
-            refuse(f"{type(self).__name__}(runconfig_pipeline_params=...)",
-                   "run configuration fields set per submit were a v1 pipeline-service feature.",
-                   "set the value on the runconfig, or pass it as a PipelineParameter in arguments")
+        self._counts = _runconfig_counts(type(self).__name__, runconfig_pipeline_params, params)
         if hash_paths:
             logger.warning("%s %r: hash_paths is deprecated in v1 and not needed: reuse compares the whole snapshot "
                            "of the source directory (as v1 did since 1.x).", type(self).__name__, name)
@@ -47,9 +44,11 @@ class ScriptStepBase(PipelineStep):
 
         for key, value in self._params.items():
             if isinstance(value, PipelineParameter):
-                refuse(f"{type(self).__name__}(params={{{key!r}: PipelineParameter(...)}})",
-                       "environment variables taken from pipeline parameters are not wired through yet.",
-                       "pass the PipelineParameter in arguments=[...] and read it with argparse")
+                if not isinstance(value.default_value, (str, int, float, bool)):
+                    raise ValueError(f"params[{key!r}]=PipelineParameter({value.name!r}) has default "
+                                     f"{value.default_value!r}; an environment variable takes a str, int, float or "
+                                     "bool parameter (pass data in inputs=[...]).")
+                continue
             if not isinstance(value, (str, int, float, bool)):
                 raise ValueError(f"params[{key!r}]={value!r}: use str, int, float or bool values.")
 
@@ -64,8 +63,18 @@ class ScriptStepBase(PipelineStep):
         job = self._base_job(context)
         arguments, script_params = self._script_arguments()
         io = step_io(context, arguments, self._inputs, self._outputs, script_params=script_params)
+        from acpt_estimator.v1.pipeline.core.graph import PipelineParameter
+
         variables = dict(job.environment_variables)
-        variables.update({f"AML_PARAMETER_{k}": str(v) for k, v in self._params.items()})
+        parameters = {p.name: p for p in io.parameters}
+        by_variable, by_count = {}, {}
+        for key, value in self._params.items():  # v1 set AML_PARAMETER_<key> to the value (a parameter's at submit)
+            if isinstance(value, PipelineParameter):
+                by_variable[f"AML_PARAMETER_{key}"] = _parameter(parameters, value).name
+                value = value.default_value
+            variables[f"AML_PARAMETER_{key}"] = str(value)
+        for field, param in self._counts.items():
+            by_count[field] = _parameter(parameters, param).name
         target = target_name(self._compute_target) or job.compute.target or context.default_compute
         job = attrs.evolve(job, arguments=io.tokens, inputs=tuple(io.inputs) + _extra(job.inputs, io.inputs),
                            outputs=tuple(io.outputs) + _extra(job.outputs, io.outputs),
@@ -74,7 +83,52 @@ class ScriptStepBase(PipelineStep):
                                                vm_priority=job.compute.vm_priority))
         return StepSpec(name=context.node_name, kind="command", job=job, display_name=self.name, links=io.links,
                         produces=io.produces, allow_reuse=self._allow_reuse, hash_paths=tuple(self._hash_paths),
-                        parameters=io.parameters)
+                        parameters=tuple(parameters.values()), variable_parameters=by_variable,
+                        distribution_parameters=by_count)
+
+
+# v1's parameterizable runconfig properties (runconfig_pipeline_params keys) -> the Distribution field each sets
+_COUNTS = {"NodeCount": "node_count", "MpiProcessCountPerNode": "process_count_per_node"}
+_TENSORFLOW = ("TensorflowWorkerCount", "TensorflowParameterServerCount")
+
+
+def _runconfig_counts(step_type: str, runconfig_pipeline_params, params) -> dict:
+    """v1's checks of ``runconfig_pipeline_params``; {Distribution field: PipelineParameter}."""
+    from acpt_estimator.v1.pipeline.core.graph import PipelineParameter
+
+    if not runconfig_pipeline_params:
+        return {}
+    if not isinstance(runconfig_pipeline_params, dict):
+        raise ValueError(f"runconfig_pipeline_params={runconfig_pipeline_params!r}: pass a dict of runconfig "
+                         f"property name -> PipelineParameter, e.g. {{'NodeCount': PipelineParameter('nodes', 2)}}.")
+    counts = {}
+    for name, value in runconfig_pipeline_params.items():
+        if name in (params or {}):
+            raise ValueError(f"Duplicate parameter {name} in params and runconfig_pipeline_params parameters")
+        if not isinstance(value, PipelineParameter):
+            raise ValueError(f"Invalid type ({type(value).__name__}) for parameter {name}. Expected type is "
+                             "PipelineParameter")
+        if name in _TENSORFLOW:
+            refuse(f"{step_type}(runconfig_pipeline_params={{{name!r}: ...}})", "TensorFlow parameter-server "
+                   "jobs are not run by acpt-estimator.", "a PyTorch or MPI distribution with 'NodeCount' and "
+                   "'MpiProcessCountPerNode'")
+        if name not in _COUNTS:
+            raise ValueError(f"Runconfig property name {name} is not valid; the parameterizable properties are "
+                             f"{sorted(_COUNTS) + list(_TENSORFLOW)}.")
+        counts[_COUNTS[name]] = value
+    return counts
+
+
+def _parameter(known: dict, param):
+    """Add ``param`` (a literal PipelineParameter) to the step's parameters ``known``; v1's same-name rule."""
+    from acpt_estimator.pipelines.spec import PipelineParameterSpec
+
+    old = known.get(param.name)
+    if old is not None and old.default != param.default_value:
+        raise ValueError(f"Pipeline parameters with same name {param.name} but different values {old.default!r}, "
+                         f"{param.default_value!r} used; give them distinct names or the same default.")
+    known[param.name] = PipelineParameterSpec(param.name, param.default_value)
+    return known[param.name]
 
 
 def _extra(existing, wired):

@@ -33,12 +33,17 @@ class MpiStep(PythonScriptStep):
         if unknown:
             raise ValueError(f"MpiStep got unexpected parameters {unknown}; it takes the estimator parameters "
                              f"{sorted(_ENVIRONMENT_KEYS + ('environment_variables',))}.")
-        for label, value in (("node_count", node_count), ("process_count_per_node", process_count_per_node)):
+        counts = {}  # v1 turned PipelineParameter counts into runconfig_pipeline_params
+        for key, label, value in (("NodeCount", "node_count", node_count),
+                                  ("MpiProcessCountPerNode", "process_count_per_node", process_count_per_node)):
             if isinstance(value, PipelineParameter):
-                from acpt_estimator.v1._refusal import refuse
-
-                refuse(f"MpiStep({label}=PipelineParameter(...))", "v2 fixes a node's process layout when the "
-                       "pipeline job is created.", f"pass {label} as a number")
+                default = value.default_value
+                if isinstance(default, bool) or not isinstance(default, int) or default < 1:
+                    raise ValueError(f"MpiStep {name!r}: {label}=PipelineParameter({value.name!r}) has default "
+                                     f"{default!r}; give it a positive int default.")
+                counts[key] = value
+        node_count = getattr(node_count, "default_value", node_count)
+        process_count_per_node = getattr(process_count_per_node, "default_value", process_count_per_node)
         env = {k: kwargs[k] for k in _ENVIRONMENT_KEYS if k in kwargs}
         if "pip_requirements_file_path" in env:
             env["pip_requirements_file"] = env.pop("pip_requirements_file_path")
@@ -46,7 +51,7 @@ class MpiStep(PythonScriptStep):
                                     node_count=node_count, distributed_backend="mpi",
                                     process_count_per_node=process_count_per_node, **env)
         super().__init__(script_name, name=name, arguments=arguments, compute_target=compute_target, inputs=inputs,
-                         outputs=outputs, params=kwargs.get("environment_variables"),
+                         outputs=outputs, params=kwargs.get("environment_variables"), runconfig_pipeline_params=counts,
                          source_directory=source_directory, allow_reuse=allow_reuse, version=version,
                          hash_paths=hash_paths)
 
