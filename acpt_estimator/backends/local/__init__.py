@@ -18,6 +18,9 @@ __all__ = ["HOME_VAR", "find_run", "get_run", "home", "list_handles", "list_runs
 
 def submit(spec, experiment):
     """Start ``spec`` locally; returns its LocalRun handle at once (v1's ``exp.submit``)."""
+    from .procs import prefetch
+
+    prefetch()  # a first job's probes wait on processes: they run while the rest is imported and checked
     from .run import submit as _submit
 
     return _submit(spec, experiment)

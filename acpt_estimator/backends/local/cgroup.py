@@ -91,10 +91,16 @@ def _probe(base: str) -> bool:
 
 
 _setpriv: list = []
+_setpriv_lock = threading.Lock()
 
 
 def setpriv() -> str | None:
     """util-linux's setpriv, if it can set a parent-death signal (``--pdeathsig``); looked up once."""
+    with _setpriv_lock:
+        return _find_setpriv()
+
+
+def _find_setpriv() -> str | None:
     if not _setpriv:
         path, ok = shutil.which("setpriv"), False
         if path:

@@ -239,6 +239,29 @@ def _reap(pid: int) -> None:
         pass
 
 
+_prefetching: list = []
+
+
+def prefetch() -> None:
+    """Start, once per driver, what a first local job probes about tracking (cgroup support, then setpriv) on a
+    thread. Both mostly wait for a short-lived process (the cgroup probe for the kernel's grace period, ~10 ms), so
+    the waits overlap the first submission's imports and checks instead of following them."""
+    with _subreaper_lock:
+        if _prefetching:
+            return
+        _prefetching.append(True)
+
+    def probe() -> None:
+        try:
+            if os.environ.get(TRACKING_VAR) != "subreaper":
+                job_cgroups_usable()
+            setpriv()
+        except Exception:  # noqa: BLE001 - only an optimisation: the submission asks again
+            pass
+
+    threading.Thread(target=probe, name="acpt-local-probe", daemon=True).start()
+
+
 def new_tracker(run_id: str):
     """The job's process tracker: its own cgroup when possible, else the subreaper fallback."""
     base = None if os.environ.get(TRACKING_VAR) == "subreaper" else job_cgroups_usable()
