@@ -6,6 +6,7 @@ from __future__ import annotations
 import fnmatch
 import json
 import os
+import time
 
 from .exceptions import ExperimentExecutionException, SnapshotException
 from .secret_content import find_in_file, read_regular
@@ -119,11 +120,48 @@ def check_limits(source_directory: str, files: list[str], total: int | None = No
 def find_secrets(source_directory: str, files: list[str]) -> list[tuple[str, str]]:
     """(relative path, what it looks like) for each file that is an obvious secret. Contents are never returned."""
     found = []
+    root = os.path.abspath(source_directory)
     for rel in files:
-        reason = _classify(source_directory, rel)
+        reason = _verdict(root, rel)
         if reason:
             found.append((rel, reason))
     return found
+
+
+# Verdicts of files scanned before in this process, for resubmissions of an unchanged folder (sweeps, pipelines,
+# notebooks): (folder, path) -> (identity, verdict). The identity is the file's device, inode, size, mtime and
+# ctime: writing a file changes its ctime, which no one can set back (utime moves mtime only).
+_verdicts: dict = {}
+_MAX_VERDICTS = 50_000
+# A file changed within this many seconds of its scan is scanned again next time: timestamps are taken from a clock
+# that only advances every few milliseconds, so two writes close together can leave the same mtime and ctime.
+RACY_SECONDS = 2.0
+
+
+def _verdict(root: str, rel: str) -> str | None:
+    path = os.path.join(root, rel)
+    try:
+        before = _identity(path)
+    except OSError:
+        return _classify(root, rel)
+    cached = _verdicts.get((root, rel))
+    if cached is not None and cached[0] == before:
+        return cached[1]
+    reason = _classify(root, rel)
+    try:
+        after = _identity(path)
+    except OSError:
+        return reason
+    if after == before and time.time_ns() - max(before[3], before[4]) > RACY_SECONDS * 1e9:
+        if len(_verdicts) >= _MAX_VERDICTS:
+            _verdicts.clear()
+        _verdicts[(root, rel)] = (before, reason)
+    return reason
+
+
+def _identity(path: str) -> tuple:
+    info = os.stat(path)
+    return info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns
 
 
 def _classify(root: str, rel: str) -> str | None:
