@@ -54,10 +54,10 @@ class LocalJob:
         return self.supervisor.done
 
     def start(self) -> None:
-        # run.json is written just before mpiexec starts: afterwards the write would compete with the
-        # launcher for the CPU. (If the launch fails, the caller records Failed instead.)
-        self._set(status="Running", startTime=time.time())
-        self.supervisor.launch(self.plan.argv, self.plan.env, self.tracker)
+        # run.json is written while the watcher starts mpiexec (a rank that reads it that early waits for it:
+        # LocalRun._record). If the launch fails, the caller discards the run.
+        self.supervisor.launch(self.plan.argv, self.plan.env, self.tracker,
+                               meanwhile=lambda: self._set(status="Running", startTime=time.time()))
 
     def cancel(self, reason: str = "canceled") -> None:
         self.supervisor.request_end(reason)

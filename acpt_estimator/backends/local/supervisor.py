@@ -91,13 +91,18 @@ class Supervisor:
         self._thread.start()
 
     # ---- control, from any thread (and from signal handlers) -----------------------------------------
-    def launch(self, argv, env, tracker) -> None:
-        """Start mpiexec (from the watcher thread); raises if it could not be started."""
+    def launch(self, argv, env, tracker, meanwhile=None) -> None:
+        """Start mpiexec (from the watcher thread); raises if it could not be started. ``meanwhile`` runs in the
+        calling thread while the watcher starts it (posix_spawn lets go of the GIL)."""
         _register(self)  # first: a Ctrl-C arriving just after the spawn must already reach this job
         self.tracker = tracker
         self._request = (argv, env)
         self._spawned.set()
-        self._spawn_done.wait()
+        try:
+            if meanwhile is not None:
+                meanwhile()
+        finally:
+            self._spawn_done.wait()
         if self._spawn_error is not None:
             raise self._spawn_error
 
