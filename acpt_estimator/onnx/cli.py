@@ -32,6 +32,10 @@ def add_onnx_subcommands(subparsers) -> None:
     export.add_argument("--fallback", action="store_true", help="use the legacy exporter if torch.export fails")
     export.add_argument("--optimize", action="store_true", help="also save and verify an ORT graph-optimised copy")
     export.add_argument("--int8", action="store_true", help="also save and verify a dynamic int8 quantised copy")
+    export.add_argument("--residual-norm", choices=("auto", "sum", "fused"), default="auto",
+                        help="residual add + layer norm in the optimised/int8 copies: ORT's SkipLayerNormalization "
+                             "('fused'), Sum + LayerNormalization ('sum'), or the faster of the two timed here "
+                             "('auto', the default)")
     export.add_argument("--no-latency", action="store_true", help="skip the PyTorch-vs-ORT latency table")
     export.add_argument("--latency-batches", default="1,32", help="batch sizes to time (default 1,32)")
     export.add_argument("--repeats", type=int, default=30, help="timed runs per variant and batch (default 30)")
@@ -71,7 +75,7 @@ def cmd_export(args) -> int:
                         opset=args.opset, exporter="legacy" if args.legacy else "dynamo", fallback=args.fallback,
                         tolerance=Tolerance(args.atol, args.rtol), verify_sizes=parse_sizes(args.sizes),
                         value_ranges=ranges, classifier=_classifier(args.classifier), optimize=args.optimize,
-                        int8=args.int8, latency=not args.no_latency,
+                        int8=args.int8, residual_norm=args.residual_norm, latency=not args.no_latency,
                         latency_batches=tuple(int(b) for b in args.latency_batches.split(",")),
                         latency_repeats=args.repeats)
     except OnnxExportError as exc:

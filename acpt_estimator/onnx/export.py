@@ -20,7 +20,7 @@ LEGACY_OPSET = 17  # what the TorchScript exporter handles best; the dynamo expo
 def export(model, example_inputs, path, *, input_names=None, output_names=None, dynamic_axes=None,
            dynamic_shapes=None, opset=None, exporter="dynamo", fallback=False, verify=True,
            tolerance=Tolerance(), verify_sizes=None, verify_inputs=None, value_ranges=None, classifier="auto",
-           optimize=False, optimize_level="extended", int8=False, int8_tolerance=None,
+           optimize=False, optimize_level="extended", residual_norm="auto", int8=False, int8_tolerance=None,
            int8_op_types=("MatMul", "Gemm"), latency=True, latency_batches=(1, 32), latency_repeats=30,
            latency_warmup=5, threads=None, seed=0) -> ExportReport:
     """Export ``model`` to ``path`` and prove it: onnx.checker, then ORT against PyTorch at many shapes.
@@ -32,7 +32,10 @@ def export(model, example_inputs, path, *, input_names=None, output_names=None, 
     graph-optimised copy, ``int8`` a dynamically quantised one; both are verified and reported the same way
     (int8 errors are reported, not enforced, unless ``int8_tolerance`` is given). Both are made from a second
     export in which every self-attention ``nn.MultiheadAttention`` becomes ORT's fused ``Attention`` op;
-    ``report.fusion`` lists the fused ops, and each module not fused with the reason. ``latency`` times eager
+    ``report.fusion`` lists the fused ops, and each module not fused with the reason. ``residual_norm`` says
+    how those variants write a residual add followed by layer norm: "auto" times ORT's fused
+    SkipLayerNormalization against Sum + LayerNormalization at the model's hidden size on this machine and keeps
+    the faster, "sum" and "fused" force one; ``report.fusion`` says which was used and the timings. ``latency`` times eager
     PyTorch against every variant. ``exporter="legacy"`` forces the TorchScript exporter; ``fallback=True``
     uses it only when the torch.export-based one fails.
     """
@@ -77,8 +80,8 @@ def export(model, example_inputs, path, *, input_names=None, output_names=None, 
 
         _make_variants(report, model, specs, arrays, output_names, reexport, verify=verify, tolerance=tolerance,
                        verify_sizes=verify_sizes, verify_inputs=verify_inputs, classifier=classifier,
-                       optimize=optimize, optimize_level=optimize_level, int8=int8, int8_tolerance=int8_tolerance,
-                       int8_op_types=int8_op_types, seed=seed, threads=threads)
+                       optimize=optimize, optimize_level=optimize_level, residual_norm=residual_norm, int8=int8,
+                       int8_tolerance=int8_tolerance, int8_op_types=int8_op_types, seed=seed, threads=threads)
         if latency:
             from .latency import measure
 
@@ -91,8 +94,8 @@ def export(model, example_inputs, path, *, input_names=None, output_names=None, 
 
 
 def _make_variants(report, model, specs, arrays, output_names, reexport, *, verify, tolerance, verify_sizes,
-                   verify_inputs, classifier, optimize, optimize_level, int8, int8_tolerance, int8_op_types, seed,
-                   threads):
+                   verify_inputs, classifier, optimize, optimize_level, residual_norm, int8, int8_tolerance,
+                   int8_op_types, seed, threads):
     """fp32, then the optional ORT-optimised and int8 files; each verified on the same cases when ``verify``."""
     from .verify import build_cases, check_variant, raise_if_failed
 
@@ -105,7 +108,7 @@ def _make_variants(report, model, specs, arrays, output_names, reexport, *, veri
             raise OnnxExportError(f"optimize_level={optimize_level!r}: use 'basic', 'extended' or 'all'.")
         made, report.fusion = optimised_variants(model, report.path, stem, reexport, report.exporter,
                                                  optimize=optimize, level=optimize_level, int8=int8,
-                                                 int8_op_types=int8_op_types)
+                                                 int8_op_types=int8_op_types, residual_norm=residual_norm)
         files += [(name, path, Tolerance.of(int8_tolerance if name == "int8" else tolerance)) for name, path in made]
     if not verify:
         report.variants = [VariantReport(name, file, tol) for name, file, tol in files]

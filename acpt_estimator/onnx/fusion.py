@@ -23,6 +23,7 @@ class FusionReport:
     attention: dict = dataclasses.field(default_factory=dict)  # module name -> None (fused) or the reason not
     applied: dict = dataclasses.field(default_factory=dict)  # fused op type -> count in the saved graph
     reason: str | None = None  # why attention was not fused at all, when it was not
+    residual_norm: object = None  # residual_norm.ResidualNormReport: Sum + LayerNormalization or SkipLayerNormalization
 
     @property
     def fused(self) -> list:
@@ -38,6 +39,8 @@ class FusionReport:
         lines += [f"  not fused: {name}: {why}" for name, why in self.attention.items() if why is not None]
         if self.reason:
             lines.append(f"  attention not fused, because {self.reason}")
+        if self.residual_norm is not None:
+            lines += [f"  {line}" for line in str(self.residual_norm).split("\n")]
         return "\n".join(lines)
 
 

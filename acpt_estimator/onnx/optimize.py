@@ -9,22 +9,25 @@ from .report import OnnxExportError
 
 
 def optimised_variants(model, src: str, stem: str, reexport, exporter: str, *, optimize: bool, level: str,
-                       int8: bool, int8_op_types) -> tuple:
+                       int8: bool, int8_op_types, residual_norm: str = "auto") -> tuple:
     """``([(name, path)], FusionReport)``: "ort-opt" and/or "int8", both made from the fused graph.
 
     ``reexport(path)`` runs the same exporter again; it is called with nn.MultiheadAttention routed through ORT's
     contrib Attention op, so the plain fp32 file stays portable ONNX while the optimised ones use ORT's kernels.
     """
+    from . import residual_norm as residual_norms
     from .fusion import summarise
 
     files = []
     with tempfile.TemporaryDirectory() as tmp:
         fused, records, notes = fuse(model, src, tmp, reexport, exporter)
+        fused, norms = residual_norms.apply(fused, os.path.join(tmp, "residual_norms.onnx"), residual_norm)
         counted = fused
         if optimize:
             counted = optimize_graph(fused, f"{stem}.opt.onnx", level)
             files.append(("ort-opt", counted))
         fusion = summarise(records, contrib_ops(counted), exporter, notes)
+        fusion.residual_norm = norms
         if int8:
             ops = list(int8_op_types or ())
             if ops and fusion.applied.get("Attention") and "Attention" not in ops:

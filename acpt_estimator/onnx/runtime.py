@@ -6,7 +6,7 @@ _LEVELS = ("disable", "basic", "extended", "all")
 
 
 def ort_session(path: str, threads: int | None = None, level: str = "all", save_to: str | None = None):
-    """A CPU InferenceSession; ``save_to`` writes the graph as optimised at ``level``."""
+    """A CPU InferenceSession on a file (or serialised model bytes); ``save_to`` writes the graph as optimised."""
     import onnxruntime as ort
 
     options = ort.SessionOptions()
@@ -24,7 +24,8 @@ def ort_session(path: str, threads: int | None = None, level: str = "all", save_
         options.optimized_model_filepath = save_to
     # Fatal only: verification reports ORT's errors itself, with the shape that caused them.
     options.log_severity_level = 4
-    return ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+    source = path if isinstance(path, bytes) else str(path)
+    return ort.InferenceSession(source, options, providers=["CPUExecutionProvider"])
 
 
 def feed(session, names, arrays) -> dict:

@@ -52,7 +52,7 @@ def encoder_report(tmp_path_factory):
     out = tmp_path_factory.mktemp("fusion") / "enc.onnx"
     return export(model, (ids, pad), out, dynamic_axes={"ids": {0: "batch", 1: "seq"}, "pad": {0: "batch", 1: "seq"}},
                   value_ranges={"ids": (0, 50)}, verify_sizes={"seq": [3, 6, 9]}, optimize=True, int8=True,
-                  latency=False)
+                  residual_norm="fused", latency=False)  # ORT's own SkipLayerNormalization fusion, whatever is faster
 
 
 def test_transformer_encoder_attention_is_fused_and_verified(encoder_report):
@@ -65,6 +65,20 @@ def test_transformer_encoder_attention_is_fused_and_verified(encoder_report):
     text = str(encoder_report)
     assert "fusions in the ORT-optimised graph: Attention x2" in text
     assert "attention: 2 of 2 nn.MultiheadAttention fused into com.microsoft.Attention" in text
+
+
+def test_residual_norms_as_sum_are_verified_and_reported(tmp_path):
+    torch.manual_seed(0)
+    ids = torch.randint(0, 50, (2, 6))
+    report = export(Encoder().eval(), (ids, torch.zeros(2, 6, dtype=torch.bool)), tmp_path / "enc.onnx",
+                    dynamic_axes={"ids": {0: "batch", 1: "seq"}, "pad": {0: "batch", 1: "seq"}},
+                    value_ranges={"ids": (0, 50)}, verify_sizes={"seq": [3, 6, 9]}, optimize=True, residual_norm="sum",
+                    latency=False)
+    opt = report.variant("ort-opt")
+    assert opt.ok and opt.max_abs <= 1e-4
+    assert report.fusion.residual_norm.rewritten == 4 and "SkipLayerNormalization" not in report.fusion.applied
+    assert _ops(opt.path)[("ai.onnx", "Sum")] == 4 and _ops(opt.path)[("com.microsoft", "Attention")] == 2
+    assert "residual layer norms: 4 of 4 as Sum + LayerNormalization" in str(report)
 
 
 def test_int8_quantises_the_fused_attention(encoder_report):
