@@ -3,7 +3,7 @@ Azure ML workspaces; v1's REST pipeline endpoints have no v2 form and refuse the
 
 from __future__ import annotations
 
-from acpt_estimator.target import offline_mode
+from acpt_estimator.services import is_local
 from acpt_estimator.v1._refusal import refuse
 
 ENDPOINT_REPLACEMENT = (
@@ -16,7 +16,7 @@ ENDPOINT_REPLACEMENT = (
 
 def in_cloud(workspace) -> bool:
     """True when ``workspace`` is an Azure ML workspace (publish and schedule there), False for the local store."""
-    return not (offline_mode() or getattr(workspace, "_offline", True))
+    return not is_local(workspace)
 
 
 def check_local_endpoint(workspace, member: str) -> None:
