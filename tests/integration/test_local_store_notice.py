@@ -1,4 +1,5 @@
-"""A local job can write in the whole run store; the driver says so when the first job starts (issue 23)."""
+"""Where read-only binds are impossible, a local job can write in the whole run store; the driver says so when the
+first job starts (issue 23)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import pytest
 
 from acpt_estimator import PyTorch
 from acpt_estimator.backends.local import job as local_job
+from acpt_estimator.backends.local import store_view
 from acpt_estimator.v1.core.experiment import Experiment
 from acpt_estimator.v1.core.workspace import Workspace
 
@@ -18,6 +20,7 @@ def test_the_first_job_says_what_its_code_could_change(tmp_path, monkeypatch, ca
     store = tmp_path / "store"
     monkeypatch.setenv("ACPT_ESTIMATOR_HOME", str(store))
     monkeypatch.setattr(local_job, "_told_writable", set())
+    monkeypatch.setattr(store_view, "bind_mounts_available", lambda: False)  # a machine without read-only binds
     (tmp_path / "src").mkdir()
     (tmp_path / "src" / "train.py").write_text("print('ok')\n")
     experiment = Experiment(Workspace._local(), "notice")

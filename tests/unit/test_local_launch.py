@@ -258,7 +258,30 @@ def test_mount_script_binds_read_only_then_execs_the_launcher_without_cap_sys_ad
 
     script = render_mount_script([Mount("/store/ds/my data", "/run/inputs/x")], "/usr/bin/setpriv")
     assert "mount --bind '/store/ds/my data' /run/inputs/x\nmount -o remount,bind,ro /run/inputs/x" in script
-    assert script.rstrip().endswith('exec /usr/bin/setpriv --inh-caps=-sys_admin --bounding-set=-sys_admin -- "$@"')
+    # CAP_SYS_ADMIN (remounting) and CAP_SYS_PTRACE (the driver's writable view through /proc/<pid>/root) both go.
+    assert script.rstrip().endswith('exec /usr/bin/setpriv --inh-caps=-sys_admin,-sys_ptrace '
+                                    '--bounding-set=-sys_admin,-sys_ptrace -- "$@"')
+
+
+def test_the_store_is_bound_read_only_over_what_the_job_may_write(tmp_path):
+    from acpt_estimator.backends.local.launch import render_mount_script
+    from acpt_estimator.backends.local.store_view import mounts
+
+    store = str(tmp_path / "store")
+    own, out = f"{store}/runs/r1", f"{store}/datastores/ds/out"
+    (tmp_path / "store" / "models").mkdir(parents=True)
+    (tmp_path / "store" / "mlflow.db").write_text("")
+    (tmp_path / "store" / ".datastores.json.1.abcdefgh.tmp").write_text("")
+    script = render_mount_script(mounts(store, own, [out, "/elsewhere/out", f"{own}/output_data/x"], False))
+    assert f"mount --bind {own} {own}\nmount --bind {out} {out}\nmount -o rbind,ro {store} {store}\n" in script
+    assert "/elsewhere" not in script and "output_data" not in script  # outside the store, or inside the run
+    # A job that uses MLflow: the top folder stays writable for SQLite's journal, every record folder is not.
+    script = render_mount_script(mounts(store, own, [], True))
+    read_only = [line.split()[-1] for line in script.splitlines() if line.startswith("mount -o rbind,ro")]
+    assert f"{store}/models" in read_only and f"{store}/runs" in read_only and f"{store}/datastores.json" in read_only
+    assert store not in read_only and f"{store}/mlflow.db" not in read_only
+    assert not any("/." in path for path in read_only)  # writers' temporaries are no records
+    assert script.index(f"mount --bind {own} {own}") < script.index(f"mount -o rbind,ro {store}/runs")
 
 
 def test_inputs_without_bind_mounts_are_read_only_copies(tmp_path):

@@ -138,10 +138,13 @@ def _move_tree(source: str, target: str, overwrite: bool) -> list[str]:
 
 @attrs.frozen
 class Mount:
-    """A read-only bind mount the launcher makes in the job's own mount namespace."""
+    """A bind mount the launcher makes in the job's own mount namespace: read-only unless ``writable``;
+    ``recursive`` binds what is mounted below too (the store over the job's own writable binds)."""
 
     source: str
     target: str
+    writable: bool = False
+    recursive: bool = False
 
 
 _bind_probe: dict = {}

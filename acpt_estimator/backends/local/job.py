@@ -20,7 +20,7 @@ from ...snapshot_guard import check_snapshot
 from ...spec import InputRef, Literal, OutputRef
 from . import inputs as data
 from .packages import warn_missing
-from . import mlflow_sqlite, procs
+from . import mlflow_sqlite, procs, store_view
 from .launch import EXIT_NO_WORKDIR, EXIT_UNTRACKED, GATE_NAME, LaunchContext, check_world_size, log_name, plan_launch
 from .mpi import find_launcher
 from ...names import new_run_id
@@ -39,6 +39,7 @@ class LocalJob:
     def __init__(self, paths: RunPaths, record: dict, max_seconds, tracker):
         self.paths, self.record = paths, record
         self.plan = self.mlflow_run = None  # set by _prepare (mlflow_run: MLflow's id, for jobs using MLflow)
+        self.granter = None  # store_view.Granter: makes the new runs and models of a job with a read-only store
         self._lock = threading.Lock()
         self.tracker = tracker  # procs.new_tracker(): how every process of the job is found
         self.supervisor = Supervisor(run_id=record["runId"], status_dir=paths.status, cancel_flag=paths.cancel_flag,
@@ -70,6 +71,8 @@ class LocalJob:
 
     def _finished(self, outcome) -> None:
         self._set(persist=False, status="Finalizing")
+        if self.granter is not None:
+            self.granter.stop()
         fields = finalize(self.paths, self.record, outcome)
         try:
             self._set(**fields)
@@ -147,7 +150,8 @@ def start(spec, experiment, parent_run_id: str | None = None) -> tuple[RunPaths,
         job = LocalJob(paths, record, spec.max_run_duration_seconds, tracker)
         _prepare(job, spec, launcher, input_paths, output_paths, now, mounts, files)
         job.start()
-        _say_store_is_writable(store_home, run_id)
+        if job.granter is None and not store_view.protected(store_home):
+            _say_store_is_writable(store_home, run_id)
     except BaseException as err:
         _discard(paths, job, tracker)
         if isinstance(err, OSError) and err.errno in (errno.ENOSPC, errno.EDQUOT):
@@ -183,6 +187,8 @@ def _discard(paths: RunPaths, job, tracker) -> None:
         tracker.release()
     if job is not None:
         job.supervisor.abandon()
+        if job.granter is not None:
+            job.granter.stop()
         if job.mlflow_run:  # never left RUNNING: the MLflow run of a job that never started is deleted
             with contextlib.suppress(Exception):
                 mlflow_sqlite.store(paths.home).delete_run(job.mlflow_run)
@@ -203,10 +209,12 @@ def _prepare(job: LocalJob, spec, launcher, input_paths, output_paths, now, moun
     cgroup = getattr(job.tracker, "proc_name", None) or ""
     if cgroup:
         job.tracker.open_gate(os.path.join(paths.root, GATE_NAME), _world_size(record))
+    mounts = (*_store_view(job, output_paths), *mounts)  # the store's binds first: inputs lie in the run folder
     ctx = LaunchContext(
         run_id=run_id, experiment_name=experiment_name, run_dir=paths.root, workdir=paths.snapshot,
         user_logs=paths.user_logs, status_dir=paths.status, store_home=store_home, python=sys.executable,
-        launcher=launcher, master_port=_free_port(), base_env=os.environ, input_paths=input_paths,
+        launcher=launcher, master_port=_free_port(), input_paths=input_paths,
+        base_env={**os.environ, **job.granter.env()} if job.granter else os.environ,
         output_paths=output_paths, workspace=record["workspace"],
         mlflow_tracking_uri=mlflow_sqlite.tracking_uri(store_home), mlflow_run_id=job.mlflow_run or "",
         is_root=os.geteuid() == 0, cores=len(os.sched_getaffinity(0)),
@@ -226,6 +234,17 @@ def _prepare(job: LocalJob, spec, launcher, input_paths, output_paths, now, moun
                                            "version": launcher.version, "argv": list(plan.argv)}
     record["mlflow"] = {"runId": job.mlflow_run, "trackingUri": ctx.mlflow_tracking_uri} if job.mlflow_run else {}
     job.plan = plan
+
+
+def _store_view(job: LocalJob, output_paths) -> tuple:
+    """Where the machine allows it, the job sees the store read-only but for its own run and outputs, and its
+    driver makes the runs and models it creates (store_view); a job started from inside one shares that view."""
+    paths = job.paths
+    if store_view.protected(paths.home) or not store_view.available():
+        return ()
+    process = lambda: job.supervisor.process.pid if job.supervisor.process else None  # noqa: E731
+    job.granter = store_view.Granter(paths.root, paths.home, process)
+    return store_view.mounts(paths.home, paths.root, output_paths.values(), bool(job.mlflow_run))
 
 
 def _initial_record(spec, experiment, run_id, now, input_paths, output_paths, launcher) -> dict:

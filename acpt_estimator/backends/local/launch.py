@@ -301,18 +301,26 @@ def plan_launch(spec: JobSpec, ctx: LaunchContext) -> LaunchPlan:
 
 
 def render_mount_script(mounts, setpriv: str = "setpriv") -> str:
-    """POSIX sh: bind each input read-only, then exec the launcher given as arguments without CAP_SYS_ADMIN.
+    """POSIX sh: make the binds (inputs and the store read-only), then exec the launcher given as arguments without
+    CAP_SYS_ADMIN.
 
     Dropping the capability from the bounding and inheritable sets means no process of the job (root or not)
     can get it back, so none can ``mount -o remount,rw`` an input and write through to the datastore.
     """
     q = shlex.quote
-    lines = ["#!/bin/sh", "# Read-only inputs of a local run, written by acpt-estimator (backends/local/launch.py).",
-             "set -e"]
+    lines = ["#!/bin/sh", "# Binds of a local run (read-only inputs and store), written by acpt-estimator "
+             "(backends/local/launch.py).", "set -e"]
     for mount in mounts:
-        lines += [f"mount --bind {q(mount.source)} {q(mount.target)}",
-                  f"mount -o remount,bind,ro {q(mount.target)}"]
-    lines += [f'exec {q(setpriv)} --inh-caps=-sys_admin --bounding-set=-sys_admin -- "$@"', ""]
+        if mount.writable:  # bound before the read-only store, so it shows through it
+            lines.append(f"mount --bind {q(mount.source)} {q(mount.target)}")
+        elif mount.recursive:  # one step: the top mount read-only, the writable binds below it unchanged
+            lines.append(f"mount -o rbind,ro {q(mount.source)} {q(mount.target)}")
+        else:
+            lines += [f"mount --bind {q(mount.source)} {q(mount.target)}",
+                      f"mount -o remount,bind,ro {q(mount.target)}"]
+    # Without CAP_SYS_PTRACE a job cannot reach the driver's writable view through /proc/<pid>/root either.
+    lines += [f'exec {q(setpriv)} --inh-caps=-sys_admin,-sys_ptrace --bounding-set=-sys_admin,-sys_ptrace -- "$@"',
+              ""]
     return "\n".join(lines)
 
 

@@ -215,7 +215,10 @@ def finish_run(paths, record: dict, status: str, ended: float | None) -> None:
 def sync(store_home: str) -> list[str]:
     """Copy every finished local run that has no MLflow run yet into the store; returns what could not be."""
     from .store import all_run_records, run_paths, write_json
+    from .store_grants import protected
 
+    if protected(store_home):  # in a job with a read-only view of the store: its driver copies them when asked
+        return []
     problems = []
     for record in all_run_records(store_home):
         if (record.get("mlflow") or {}).get("runId") or record.get("runType") == "hyperdrive" \
@@ -262,8 +265,9 @@ def adopt_driver_runs(store_home: str, experiment_name: str) -> None:
     record, so ``experiment.get_runs()`` lists it, with its metrics in v1 shapes, like a run of the experiment
     (on v2 such a run is a job of the experiment). Records are refreshed while the MLflow run changes."""
     from .store import read_json, run_paths, write_json
+    from .store_grants import protected
 
-    if not exists(store_home):
+    if not exists(store_home) or protected(store_home):  # a job with a read-only store leaves it to the driver
         return
     candidates = _candidates(store_home, experiment_name)
     if candidates is not None:

@@ -66,6 +66,15 @@ def register(*, store_home: str, run_id: str, experiment_name: str, files_dir: s
             f"Could not locate the provided model_path {model_path} in the set of files uploaded to the run: "
             f"{shown}\nSee https://aka.ms/run-logging for more details. (Write the model under ./outputs in "
             "the job, e.g. outputs/model.pt, and pass that path.)")
+    if os.environ.get("ACPT_ESTIMATOR_STORE_VIEW"):  # a job with a read-only store: its driver registers it
+        from .store_grants import protected, request
+
+        if protected(store_home):
+            return Model(**request("model", run_id=run_id, experiment_name=experiment_name, files_dir=files_dir,
+                                   file_names=list(file_names), model_name=model_name, model_path=model_path,
+                                   tags=tags, properties=properties, description=description,
+                                   model_framework=model_framework, model_framework_version=model_framework_version,
+                                   datasets=datasets))
     folder = os.path.join(models_folder(store_home), model_name)
     model = Model(name=model_name, version=0, path="", run_id=run_id, experiment_name=experiment_name,
                   tags=dict(tags or {}), properties=dict(properties or {}), description=description,

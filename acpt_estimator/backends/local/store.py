@@ -108,7 +108,14 @@ class RunPaths:
         return os.path.join(self.root, ".reserve")
 
     def create(self) -> None:
-        """Only what must exist before launch (the snapshot and metrics/ are made by their writers)."""
+        """Only what must exist before launch (the snapshot and metrics/ are made by their writers). Inside a job
+        whose view of this store is read-only, its driver makes the folder (store_view)."""
+        if os.environ.get("ACPT_ESTIMATOR_STORE_VIEW"):
+            from .store_grants import protected, request
+
+            if protected(self.home):
+                request("run", run_id=self.run_id)
+                return
         os.makedirs(os.path.dirname(self.root), exist_ok=True)
         for folder in (self.root, self.files, self.user_logs, self.system_logs, self.status):
             os.mkdir(folder)

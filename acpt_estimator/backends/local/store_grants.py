@@ -1,0 +1,60 @@
+"""The job's side of store_view: inside a job whose store is read-only, its driver makes new runs and models."""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import time
+import uuid
+
+from ...exceptions import ExperimentExecutionException, ModelPathNotFoundException, UserErrorException
+from . import atomic
+
+GRANTS_VAR = "ACPT_ESTIMATOR_STORE_GRANTS"  # the FIFO of the driver that makes this job's new records
+VIEW_VAR = "ACPT_ESTIMATOR_STORE_VIEW"  # the store that is read-only in this job's view
+_REPLY_SECONDS = 60
+_ERRORS = {cls.__name__: cls for cls in (UserErrorException, ModelPathNotFoundException,
+                                          ExperimentExecutionException)}
+
+
+def protected(store_home: str) -> bool:
+    """Whether this process runs in a job whose view of ``store_home`` is read-only (its driver makes records)."""
+    view = os.environ.get(VIEW_VAR)
+    return bool(view) and bool(os.environ.get(GRANTS_VAR)) and view == os.path.abspath(store_home)
+
+
+def request(op: str, **args):
+    """The job's side: ask the driver for a new record and wait for its answer (raised when it refused)."""
+    fifo = os.environ[GRANTS_VAR]
+    folder = os.path.dirname(fifo)
+    nonce = uuid.uuid4().hex
+    request_file, reply_file = (os.path.join(folder, nonce + s) for s in (".request", ".reply"))
+    atomic.write_text(request_file, json.dumps({"op": op, "args": args}))
+    try:
+        handle = os.open(fifo, os.O_WRONLY | os.O_NONBLOCK)
+    except OSError as err:
+        os.unlink(request_file)
+        if err.errno in (errno.ENXIO, errno.ENOENT):
+            raise ExperimentExecutionException(
+                "The driver that supervises this local job has ended, so it cannot make the new "
+                f"{'run' if op == 'run' else 'model'} this job asked for.") from None
+        raise
+    try:
+        os.write(handle, (nonce + "\n").encode("ascii"))
+    finally:
+        os.close(handle)
+    deadline, pause = time.monotonic() + _REPLY_SECONDS, 0.002
+    while not os.path.exists(reply_file):
+        if time.monotonic() > deadline:
+            raise ExperimentExecutionException(f"The driver of this local job did not answer its {op} request "
+                                               f"within {_REPLY_SECONDS} s.")
+        time.sleep(pause)
+        pause = min(pause * 2, 0.05)
+    with open(reply_file, encoding="utf-8") as handle:
+        reply = json.load(handle)
+    for path in (request_file, reply_file):
+        os.unlink(path)
+    if "error" in reply:
+        raise _ERRORS.get(reply.get("type"), UserErrorException)(reply["error"])
+    return reply["result"]
