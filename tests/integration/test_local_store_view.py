@@ -57,6 +57,20 @@ HOSTILE = textwrap.dedent("""
     attempts["remount"] = "refused" if remount.returncode else "remounted"
 
     run = Run.get_context()
+    ws = run.experiment.workspace
+    refusals = {{}}
+    open("evil.txt", "w").write("evil")
+    for name, action in {{
+            "model tags": lambda: Model(ws, "victim").add_tags({{"evil": "1"}}),
+            "secret": lambda: ws.get_default_keyvault().set_secret(name="db-password", value="evil"),
+            "experiment tags": lambda: run.experiment.set_tags({{"evil": "1"}}),
+            "datastore upload": lambda: ws.get_default_datastore().upload_files(["evil.txt"], target_path="evil"),
+    }}.items():
+        try:
+            action()
+            refusals[name] = "done"
+        except Exception as err:
+            refusals[name] = type(err).__name__ + (": read-only" if "read-only to its jobs" in str(err) else "")
     run.log("loss", 0.5)
     open("model.txt", "w").write("weights")
     run.upload_file("outputs/model.txt", "model.txt")
@@ -65,7 +79,8 @@ HOSTILE = textwrap.dedent("""
     child.complete()
     registered = run.register_model("from-job", model_path="outputs/model.txt")
     plain = Model.register(run.experiment.workspace, model_path="model.txt", model_name="from-job-plain")
-    print("RESULT " + json.dumps({{"attempts": attempts, "child": child.id, "models": [registered.id, plain.id]}}))
+    print("RESULT " + json.dumps({{"attempts": attempts, "refusals": refusals, "child": child.id,
+                                   "models": [registered.id, plain.id]}}))
 """)
 
 REFUSED = {"EROFS", "EACCES", "EBUSY", "EPERM"}
@@ -122,6 +137,7 @@ def test_a_job_changes_no_record_but_its_own_and_its_own_work_goes_on(store, tmp
         assert "other run's record" in written
         return
     assert written == {}, log
+    assert set(result["refusals"].values()) == {"UserErrorException: read-only"}, result["refusals"]
     # Nothing of the others changed.
     assert get_run(victim.id).get_status() == "Failed"
     assert _snapshot(Path(victim.path)) == victim_before

@@ -13,6 +13,7 @@ from ...datastore_paths import BUILTIN_DATASTORES, datastore_fields, missing_dat
 from ...exceptions import UserErrorException
 from ...target import offline_mode
 from .store import datastore_folder, home, read_json, write_json
+from .store_grants import refuse
 
 logger = logging.getLogger(__name__)
 _stand_ins_said: set = set()
@@ -34,6 +35,7 @@ def _load() -> dict:
 
 
 def _save(data: dict) -> None:
+    refuse(home(), "change the datastore registrations")
     os.makedirs(os.path.dirname(_path()), exist_ok=True)
     write_json(_path(), {"default": data["default"],
                          "stores": {k: v for k, v in data["stores"].items() if k not in BUILTIN_DATASTORES}})

@@ -14,6 +14,7 @@ from ...names import check, name_of_key, storage_key
 from ...paths import contained
 from . import atomic
 from .store import datastore_folder, home, utc_iso
+from .store_grants import refuse
 
 DATASETS = "datasets"
 
@@ -38,6 +39,7 @@ def upload(datastore_name: str, src_dir: str, target_path: str | None, overwrite
     """
     files = list_source_files(src_dir) if files is None else files
     target = datastore_folder(store_home or home(), datastore_name, target_path or "", parameter="target_path")
+    refuse(store_home or home(), f"upload to datastore {datastore_name!r} path {target_path or '/'!r}", target)
     conflicts, todo = [], []
     for rel in files:
         source, dest = os.path.join(src_dir, rel), contained(
@@ -85,6 +87,7 @@ def register(name: str, paths: list, description=None, tags=None, create_new_ver
     """Record ``paths`` ((datastore, path) pairs) and ``steps`` (a tabular dataset's type and transformations)
     under ``name``; the new version appears whole or not at all."""
     base = store_home or home()
+    refuse(base, f"register dataset {name!r}")
     folder = _registry(name, base)
     for datastore, path in paths:
         if datastore is None:
@@ -151,6 +154,7 @@ def get_by_id(dataset_id: str, store_home: str | None = None) -> dict | None:
 
 def update(name: str, version, store_home: str | None = None, **fields) -> dict:
     """Change description/tags of one registered version in place."""
+    refuse(store_home or home(), f"change registered dataset {name!r}")
     record = get(name, version, store_home)
     record.update(fields)
     _write_record(os.path.join(_registry(name, store_home), str(record["version"])), record)
@@ -159,6 +163,7 @@ def update(name: str, version, store_home: str | None = None, **fields) -> dict:
 
 def unregister(name: str, store_home: str | None = None) -> None:
     """Remove every version of ``name`` (v1's unregister_all_versions)."""
+    refuse(store_home or home(), f"unregister dataset {name!r}")
     folder = _registry(name, store_home)
     if os.path.isdir(folder):
         doomed = os.path.join(os.path.dirname(folder), f".deleting-{uuid.uuid4().hex[:8]}")

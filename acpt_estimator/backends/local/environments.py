@@ -8,6 +8,7 @@ import os
 from ...exceptions import UserErrorException
 from ...names import check, name_of_key, storage_key
 from .store import home
+from .store_grants import refuse
 
 
 def registry_folder(store_home: str | None = None) -> str:
@@ -66,6 +67,7 @@ class LocalEnvironments:
 
     def register(self, env):
         """A new local version of ``env.name`` unless the latest one has the same content."""
+        refuse(home(), f"register environment {env.name!r}")
         known = versions(env.name)
         if known:
             latest = type(env).load_from_directory(version_folder(env.name, known[-1]))

@@ -6,6 +6,7 @@ import os
 
 from ...names import storage_key
 from .store import all_run_records, home, read_json, write_json
+from .store_grants import refuse
 
 
 class ExperimentTags:
@@ -28,6 +29,7 @@ class ExperimentTags:
         self._write({k: v for k, v in self.read().items() if k not in set(keys)})
 
     def _write(self, tags: dict) -> None:
+        refuse(os.path.dirname(os.path.dirname(self.path)), "change experiment tags")
         os.makedirs(os.path.dirname(self.path), exist_ok=True)
         write_json(self.path, tags)
 

@@ -12,6 +12,7 @@ from ...exceptions import ModelPathNotFoundException, UserErrorException
 from ...names import check
 from ...paths import contained
 from . import atomic
+from .store_grants import refuse
 from .store import home, models_folder, read_json, utc_iso, write_json
 
 
@@ -144,6 +145,7 @@ def _record_path(name: str, version: int, store_home: str | None = None) -> str:
 def update(record: dict, store_home: str | None = None) -> None:
     """Rewrite a registered version's tags, properties and description (its files stay)."""
     check_name(record["name"])
+    refuse(store_home or home(), f"change registered model {record['name']}:{record['version']}")
     path = _record_path(record["name"], int(record["version"]), store_home)
     write_json(path, attrs.asdict(Model(**{**read_json(path), "tags": dict(record["tags"]),
                                           "properties": dict(record["properties"]),
@@ -153,5 +155,6 @@ def update(record: dict, store_home: str | None = None) -> None:
 def delete(name: str, version: int, store_home: str | None = None) -> None:
     """Remove one registered version with its files."""
     check_name(name)
+    refuse(store_home or home(), f"delete registered model {name}:{version}")
     path = _record_path(name, int(version), store_home)
     shutil.rmtree(os.path.dirname(path))

@@ -105,6 +105,7 @@ class LocalSecrets:
         return os.path.join(home(), "secrets")
 
     def set(self, name: str, value: str, content_type: str) -> None:
+        _refuse_in_job(f"set secret {name!r}")
         _write_private(os.path.join(self._folder(), name), {"value": value, "content_type": content_type})
 
     def read(self, name: str):
@@ -119,11 +120,19 @@ class LocalSecrets:
         return sorted(n for n in os.listdir(folder) if SECRET_NAME.match(n)) if os.path.isdir(folder) else []
 
     def delete(self, name: str) -> bool:
+        _refuse_in_job(f"delete secret {name!r}")
         try:
             os.remove(os.path.join(self._folder(), name))
         except FileNotFoundError:
             return False
         return True
+
+
+def _refuse_in_job(what: str) -> None:
+    from .store import home
+    from .store_grants import refuse
+
+    refuse(home(), what)
 
 
 def _write_private(path: str, data: dict) -> None:

@@ -24,23 +24,40 @@ def protected(store_home: str) -> bool:
     return bool(view) and bool(os.environ.get(GRANTS_VAR)) and view == os.path.abspath(store_home)
 
 
+def refuse(store_home: str, what: str, path: str | None = None) -> None:
+    """Inside a job with a read-only view of ``store_home``: a write its view would refuse (anywhere, or at ``path``
+    when that is not one of the job's own writable folders) is refused here, with the reason and the fix."""
+    if not protected(store_home) or (path is not None and _writable(path)):
+        return
+    raise UserErrorException(
+        f"A local job cannot {what}: the local store {store_home} is read-only to its jobs, except their own run "
+        "folder and their declared outputs (the child runs, jobs and models a job makes are made by its driver). "
+        "Do it in the driver script, or write the files to an output of the job "
+        "(OutputFileDatasetConfig(destination=(datastore, 'path')).as_mount()).")
+
+
+def _writable(path: str) -> bool:
+    while not os.path.exists(path) and os.path.dirname(path) != path:
+        path = os.path.dirname(path)
+    return os.access(path, os.W_OK)  # False on a read-only bind (EROFS)
+
+
 def request(op: str, **args):
     """The job's side: ask the driver for a new record and wait for its answer (raised when it refused)."""
     fifo = os.environ[GRANTS_VAR]
     folder = os.path.dirname(fifo)
     nonce = uuid.uuid4().hex
     request_file, reply_file = (os.path.join(folder, nonce + s) for s in (".request", ".reply"))
-    atomic.write_text(request_file, json.dumps({"op": op, "args": args}))
     try:
-        handle = os.open(fifo, os.O_WRONLY | os.O_NONBLOCK)
+        handle = os.open(fifo, os.O_WRONLY | os.O_NONBLOCK)  # no reader (ENXIO) or no folder: the driver is done
     except OSError as err:
-        os.unlink(request_file)
         if err.errno in (errno.ENXIO, errno.ENOENT):
             raise ExperimentExecutionException(
                 "The driver that supervises this local job has ended, so it cannot make the new "
                 f"{'run' if op == 'run' else 'model'} this job asked for.") from None
         raise
     try:
+        atomic.write_text(request_file, json.dumps({"op": op, "args": args}))
         os.write(handle, (nonce + "\n").encode("ascii"))
     finally:
         os.close(handle)

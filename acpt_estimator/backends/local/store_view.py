@@ -114,7 +114,8 @@ class Granter:
                     self._fd = None
                     return
                 if nonce.isalnum():
-                    self._answer(nonce)
+                    with contextlib.suppress(OSError):  # the job removed its request, or the job has ended
+                        self._answer(nonce)
 
     def _answer(self, nonce: str) -> None:
         # Through the folder's descriptor: the job may swap .grants for a link to another run's folder, and the
@@ -123,7 +124,7 @@ class Granter:
             with os.fdopen(os.open(nonce + ".request", os.O_RDONLY | os.O_NOFOLLOW, dir_fd=self._dir), "rb") as handle:
                 reply = {"result": self._do(json.loads(handle.read()))}
         except Exception as err:  # noqa: BLE001 - the job's request failed: the job raises it
-            reply = {"error": str(err), "type": type(err).__name__}
+            reply = {"error": getattr(err, "message", None) or str(err), "type": type(err).__name__}
         temporary = f".{nonce}.reply.{os.getpid()}.tmp"
         with os.fdopen(os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600,
                                dir_fd=self._dir), "w", encoding="utf-8") as handle:
@@ -140,6 +141,7 @@ class Granter:
             from .models import register
 
             fields = {k: request["args"].get(k) for k in _MODEL_FIELDS}
+            fields["file_names"] = list(fields["file_names"] or [])
             return asdict(register(store_home=self.store_home, **fields))
         raise UserErrorException(f"Unknown store request {op!r}.")
 

@@ -1,0 +1,104 @@
+"""The request channel between a job with a read-only store and its driver (store_grants, store_view.Granter)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from acpt_estimator.backends.local import store_grants
+from acpt_estimator.backends.local.models import get_model
+from acpt_estimator.backends.local.store_view import Granter
+from acpt_estimator.exceptions import UserErrorException
+
+JOB = textwrap.dedent("""
+    import sys
+    from acpt_estimator.backends.local.models import register
+    from acpt_estimator.backends.local.store_grants import request
+    try:
+        print(repr({code}))
+    except Exception as err:
+        print(type(err).__name__, getattr(err, "message", err))
+""")
+
+
+@pytest.fixture
+def granted(tmp_path):
+    """A driver's Granter for one run (in this process), with no job namespace to bind runs into."""
+    store = tmp_path / "store"
+    own = store / "runs" / "own"
+    (own / "files" / "outputs").mkdir(parents=True)
+    (own / "files" / "outputs" / "model.txt").write_text("weights")
+    granter = Granter(str(own), str(store), lambda: None)
+    yield granter, store, own
+    granter.stop()
+
+
+def _in_job(granter, code: str) -> str:
+    """What a process of the job prints for ``code`` (its result, or its exception)."""
+    env = dict(os.environ, **granter.env())
+    return subprocess.run([sys.executable, "-c", JOB.format(code=code)], env=env, capture_output=True, text=True,
+                          check=True, timeout=60).stdout.strip()
+
+
+def test_the_driver_registers_a_model_the_job_asks_for(granted):
+    granter, store, own = granted
+    files = own / "files"
+    out = _in_job(granter, f"register(store_home={str(store)!r}, run_id='own', experiment_name='exp', "
+                           f"files_dir={str(files)!r}, file_names=[], model_name='asked', "
+                           "model_path='outputs/model.txt').id")
+    assert out == "'asked:1'"
+    model = get_model("asked", store_home=str(store))
+    assert open(model.path).read() == "weights" and model.run_id == "own"
+    assert sorted(os.listdir(own / ".grants")) == ["requests"]  # request and reply removed
+
+
+def test_a_refused_request_raises_the_drivers_error_in_the_job(granted):
+    granter, store, own = granted
+    out = _in_job(granter, f"register(store_home={str(store)!r}, run_id='own', experiment_name='exp', "
+                           f"files_dir={str(own / 'files')!r}, file_names=[], model_name='asked', "
+                           "model_path='outputs/nope.txt')")
+    assert out.startswith("ModelPathNotFoundException")  # checked in the job first
+    out = _in_job(granter, "request('model', files_dir='/nowhere', model_name='asked', model_path='x')")
+    assert out.startswith("ModelPathNotFoundException")  # and by the driver, whatever the job sends
+    assert _in_job(granter, "request('run', run_id='child_1')").startswith("ExperimentExecutionException")
+    assert _in_job(granter, "request('secrets')").startswith("UserErrorException Unknown store request")
+
+
+def test_the_driver_never_answers_into_a_folder_the_job_swapped_in(granted, tmp_path):
+    granter, _, own = granted
+    victim = tmp_path / "victim"
+    victim.mkdir()
+    os.rename(own / ".grants", own / ".grants-moved")
+    os.symlink(victim, own / ".grants")
+    fifo = os.path.join(own, ".grants-moved", "requests")
+    handle = os.open(fifo, os.O_WRONLY | os.O_NONBLOCK)
+    os.write(handle, b"abc123\n")
+    os.close(handle)
+    granter.stop()  # the request was served (or dropped) before the stop line
+    assert os.listdir(victim) == []
+    assert "abc123.reply" in os.listdir(own / ".grants-moved")
+
+
+def test_a_request_after_the_job_ended_says_the_driver_has_ended(granted):
+    granter, _, _ = granted
+    env = granter.env()
+    granter.stop()
+    granter.env = lambda: env
+    out = _in_job(granter, "request('run', run_id='late_1')")
+    assert out.startswith("ExperimentExecutionException") and "has ended" in out
+
+
+def test_refusals_name_what_and_the_fix_only_inside_a_protected_job(granted, tmp_path, monkeypatch):
+    granter, store, own = granted
+    for name, value in granter.env().items():
+        monkeypatch.setenv(name, value)
+    store_grants.refuse(str(tmp_path / "another-store"), "set secret 'x'")  # another store: not refused
+    store_grants.refuse(str(store), "upload", str(own / "files" / "x"))  # a writable folder of the job's own
+    with pytest.raises(UserErrorException, match="cannot set secret 'x'.*read-only to its jobs.*driver script"):
+        store_grants.refuse(str(store), "set secret 'x'")
+    monkeypatch.delenv(store_grants.GRANTS_VAR)
+    store_grants.refuse(str(store), "set secret 'x'")  # a driver: never refused
