@@ -80,3 +80,21 @@ def test_warming_up_the_cgroup_lock_leaves_the_guardian_where_it_was(monkeypatch
         assert str(guardian) in handle.read().split()  # still in the driver's cgroup, still alive
     with open(f"/proc/{guardian}/comm", encoding="utf-8") as handle:
         assert handle.read().strip() == "sh"
+
+
+@pytest.mark.skipif(job_cgroups_usable() is None, reason="needs a writable cgroup v2 hierarchy")
+def test_a_warm_up_never_moves_a_process_that_is_not_the_guardian(monkeypatch):
+    """Were the guardian gone and its pid reused by a job's process, rewriting that pid would take it out of its
+    job's cgroup: the warm-up checks the start time it recorded for the guardian."""
+    monkeypatch.delenv(TRACKING_VAR, raising=False)
+    base = job_cgroups_usable()
+    tracker = procs.new_tracker("warm_probe_2")
+    pid = os.posix_spawn("/bin/sleep", ["sleep", "30"], {})
+    try:
+        tracker.started(pid)
+        cgroup._rewrite(base, pid)  # as if this pid were a guardian's
+        assert pid in tracker.pids()
+    finally:
+        os.kill(pid, 9)
+        os.waitpid(pid, 0)
+        tracker.release()

@@ -115,6 +115,7 @@ def _find_setpriv() -> str | None:
 
 _driver_group: dict = {}
 _guardians: dict = {}  # driver group -> the guardian's pid
+_guardian_started: dict = {}  # guardian pid -> its start time (procs.start_time), to tell a reused pid
 _errands: dict = {}  # driver group -> queue of calls for the thread that holds its guardian (see warm_up)
 _group_lock = threading.Lock()
 
@@ -138,17 +139,23 @@ def _start_guardian(group: str) -> None:
     errands = _errands[group] = queue.SimpleQueue()
 
     def hold() -> None:
+        from .procs import start_time  # procs imports this module
+
         # The parent-death signal fires when the *thread* that started a process ends: this thread never does.
         argv = [tool, "--pdeathsig", "TERM", "--", "/bin/sh", "-c", GUARDIAN_SCRIPT, group]
         try:
             _guardians[group] = os.posix_spawn(argv[0], argv, {"PATH": os.defpath}, setsid=True, file_actions=[
                 (os.POSIX_SPAWN_OPEN, fd, os.devnull, os.O_RDWR, 0) for fd in (0, 1, 2)])
+            _guardian_started[_guardians[group]] = start_time(_guardians[group])
         except OSError:
             pass
         finally:
             started.set()
         while True:  # idle otherwise: warm-ups, off the threads that prepare and launch jobs
-            errands.get()()
+            try:
+                errands.get()()
+            except BaseException:  # noqa: BLE001 - this thread must never end: the guardian would kill every job
+                pass
 
     threading.Thread(target=hold, name="acpt-local-guardian", daemon=True).start()
     started.wait(10)
@@ -169,6 +176,10 @@ def warm_up(group: str) -> None:
 
 
 def _rewrite(base: str, pid: int) -> None:
+    from .procs import start_time  # procs imports this module
+
+    if start_time(pid) != _guardian_started.get(pid):  # ended and its pid reused: never move someone else
+        return
     try:
         with open(os.path.join(base, "cgroup.procs"), "w", encoding="utf-8") as handle:
             handle.write(str(pid))  # spawned by this driver, so in the driver's cgroup already

@@ -259,7 +259,8 @@ def prefetch() -> None:
         except Exception:  # noqa: BLE001 - only an optimisation: the submission asks again
             pass
 
-    threading.Thread(target=probe, name="acpt-local-probe", daemon=True).start()
+    # Not a daemon: a driver that fails its first submission and exits at once still lets the probe clean up.
+    threading.Thread(target=probe, name="acpt-local-probe", daemon=False).start()
 
 
 def new_tracker(run_id: str):
