@@ -276,8 +276,9 @@ class Schedule:
             from acpt_estimator.v1._refusal import refuse
 
             refuse("Schedule.get_pipeline_runs", "on Azure ML the service starts the schedule's jobs and this release "
-                   "does not list them.", f"the studio's Jobs > Schedules > {self._id} page, or ml_client.jobs.list()"
-                   " filtered on the schedule's experiment")
+                   "does not list them.", f"the studio's Jobs > Schedules > {self._id} page, or the jobs whose display "
+                   f"name contains the schedule's name: [j for j in ml_client.jobs.list() if {self._id!r} in "
+                   "(j.display_name or '')] (az ml job list --query \"[?contains(display_name,'<schedule>')]\")")
         experiment = Experiment(self._workspace, store.get(self._id)["experimentName"])
         return [PipelineRun(experiment, run_id) for run_id in reversed(store.get(self._id)["runs"])]
 
