@@ -124,3 +124,5 @@ def test_a_schedule_is_a_v2_job_schedule_created_listed_updated_and_disabled(fak
         Schedule.create(cloud_workspace, "on-change", published.id, "scheduled", datastore="workspaceblobstore")
     with pytest.raises(V1NotSupportedException, match="Schedules"):
         fetched.get_pipeline_runs()
+    with pytest.raises(V1NotSupportedException, match="create_for_pipeline_endpoint.*batch endpoint"):
+        Schedule.create_for_pipeline_endpoint(cloud_workspace, "e", "scoring", "scheduled", recurrence=recurrence)

@@ -17,7 +17,7 @@ from acpt_estimator.v1.core.experiment import Experiment
 from acpt_estimator.v1.pipeline.core.published_pipeline import PublishedPipeline
 from acpt_estimator.v1.pipeline.core.run import PipelineRun
 
-from ._publishing import in_cloud
+from ._publishing import check_local_endpoint, in_cloud
 from ._time_zone import TimeZone
 
 def _cloud():
@@ -137,6 +137,7 @@ class Schedule:
                                      path_on_datastore=None, _workflow_provider=None, _service_endpoint=None):
         _params.check("Schedule.create_for_pipeline_endpoint", polling_interval=polling_interval,
                       path_on_datastore=path_on_datastore, data_path_parameter_name=data_path_parameter_name)
+        check_local_endpoint(workspace, "Schedule.create_for_pipeline_endpoint")  # endpoints: local store only
         del wait_for_provisioning, wait_timeout  # a local schedule is in force once written: nothing to wait for
         from acpt_estimator.v1.pipeline.core.pipeline_endpoint import PipelineEndpoint
 
