@@ -57,6 +57,11 @@ class _SweepRun(SweepHandle, RunHandle):
     def get_file_names(self) -> list:
         return []
 
+    def get_metrics(self, name=None) -> dict:
+        """The sweep's own metrics: a local sweep logs none (its trials do; v1's HyperDriveRun.get_metrics and a
+        HyperDriveStepRun's give theirs); reached through a pipeline's StepRun."""
+        return {}
+
     def download_file(self, name, output_file_path=None, _validate_checksum=False) -> None:
         raise UserErrorException(f"A HyperDrive run has no files of its own ({name!r}); download from a trial, "
                                  "e.g. hd_run.get_best_run_by_primary_metric().download_file(...).")

@@ -47,6 +47,7 @@ def test_a_sweep_step_passes_on_its_best_trial_and_writes_the_trials_metrics(loc
     assert run.wait_for_completion(show_output=False) == "Completed"
     step = run.find_step_run("tune")[0]
     assert step.parent.id == run.id and step.get_status() == "Completed"
+    assert step.get_metrics() == {}  # the sweep's own: its trials log theirs
     hd = HyperDriveStepRun(step_run=step)
     trials = list(hd.get_children())
     assert len(trials) == 2
@@ -96,3 +97,30 @@ def test_hyperdrive_step_keeps_v1s_argument_rules(local_workspace):
     assert run.wait_for_completion(show_output=False) == "Completed"
     with pytest.raises(ValueError, match="Step run with wrong type"):
         HyperDriveStepRun(run.find_step_run("echo")[0])
+
+
+def test_cancel_ends_the_sweep_steps_trials(local_workspace):
+    import time
+
+    from acpt_estimator.backends.local.procs import job_pids
+
+    config = HyperDriveConfig(run_config=ScriptRunConfig(SRC, script="sleep.py", compute_target="cpu"),
+                              hyperparameter_sampling=GridParameterSampling({"quality": choice(1, 2)}),
+                              primary_metric_name="accuracy", primary_metric_goal=PrimaryMetricGoal.MAXIMIZE,
+                              max_total_runs=2, max_concurrent_runs=2)
+    tune = HyperDriveStep("tune", config, estimator_entry_script_arguments=[], allow_reuse=False)
+    run = Experiment(local_workspace, "cancel-sweep").submit(Pipeline(local_workspace, [tune]))
+    deadline, started = time.monotonic() + 60, set()
+    while len(started) < 2 and time.monotonic() < deadline:  # both trials' scripts are running
+        for step in run.get_steps():
+            for trial in HyperDriveStepRun(step).get_children():
+                if "pid " in "".join(trial.get_details_with_logs()["logFiles"].values()):
+                    started.add(trial.id)
+        time.sleep(0.1)
+    assert len(started) == 2
+    run.cancel()
+    assert run.wait_for_completion(show_output=False, raise_on_error=False) == "Canceled"
+    trials = list(HyperDriveStepRun(run.find_step_run("tune")[0]).get_children())
+    assert [t.get_status() for t in trials] == ["Canceled", "Canceled"]
+    for trial in trials:  # no process of either trial is left
+        assert job_pids(trial.id) == []
