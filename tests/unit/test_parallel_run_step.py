@@ -215,3 +215,22 @@ def test_in_a_v2_pipeline_job_the_node_reads_its_producer_and_the_pipeline_param
     (tmp_path / "pipeline.yml").write_text(job_to_yaml(job))
     loaded = load_job(str(tmp_path / "pipeline.yml"))
     assert loaded._validate().passed and loaded.jobs["score"].mini_batch_size == "${{parent.inputs.batch_size}}"
+
+
+def test_a_node_count_parameter_is_fixed_to_the_value_the_pipeline_job_is_created_with(datastore, tmp_path,
+                                                                                       monkeypatch, caplog):
+    from acpt_estimator.backends.azureml.pipeline_translate import to_pipeline_job
+    from acpt_estimator.v1.pipeline.core import Pipeline
+
+    monkeypatch.setenv("ACPT_ESTIMATOR_PARALLEL_CODE_DIR", str(tmp_path / "staged"))
+    from acpt_estimator.v1.pipeline.steps import PythonScriptStep
+
+    files = PipelineData("files", datastore=datastore)
+    make = PythonScriptStep("count_lines.py", name="make_files", arguments=["--scores", files], outputs=[files],
+                            source_directory=SCRIPTS, compute_target="cpu-cluster")
+    score = ParallelRunStep("score", config(node_count=PipelineParameter("nodes", 2)),
+                            inputs=[files.as_dataset().as_named_input("batch")], output=PipelineData("scores"))
+    spec = Pipeline(datastore.workspace, [make, score])._to_spec("golden")
+    assert to_pipeline_job(spec).jobs["score"].resources.instance_count == 2  # the default
+    assert to_pipeline_job(spec, {"nodes": 3}).jobs["score"].resources.instance_count == 3  # given at submit
+    assert "node_count=PipelineParameter('nodes') is written into the v2 node" in caplog.text

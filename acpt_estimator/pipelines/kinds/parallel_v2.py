@@ -81,6 +81,9 @@ def to_parallel_node(step, context=None, *, code_root: str | None = None, valida
 
     job, settings = step.job, step.parallel
     found = settings_values(step)
+    # what v2 cannot read from a pipeline input is fixed to the value this pipeline job is created with
+    given = settings_values(step, getattr(context, "values", None))
+    found.update(node_count=given["node_count"], partition_keys=given["partition_keys"])
     if len(settings.input_names) != 1:
         raise UserErrorException(f"ParallelRunStep {step.display_name!r}: a v2 parallel job splits one input "
                                  f"(input_data); this step has {list(settings.input_names)}. Pass one dataset in "
@@ -161,7 +164,8 @@ def _bind_parameters(node, step, files_per_batch_fixed: bool) -> None:
         if field in _BINDABLE and not (field == "mini_batch_size" and files_per_batch_fixed):
             _BINDABLE[field](node, f"${{{{parent.inputs.{name}}}}}")
         else:
-            logger.warning("ParallelRunStep %r: %s=PipelineParameter(%r) keeps its default in the v2 pipeline job (v2 "
-                           "cannot set it from a pipeline input%s).", step.display_name, field, name,
+            logger.warning("ParallelRunStep %r: %s=PipelineParameter(%r) is written into the v2 node with the value "
+                           "the pipeline job is created with (v2 cannot set it from a pipeline input%s); a later "
+                           "change of the pipeline input does not change it.", step.display_name, field, name,
                            "; tabular and partitioned inputs go one file per mini-batch"
                            if field == "mini_batch_size" else "")
