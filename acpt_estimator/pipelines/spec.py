@@ -14,12 +14,15 @@ How the pieces fit (the contract between the v1 step classes and the engine):
   (``${{parent.jobs.<node>.outputs.<name>}}`` in v2, the producer's output folder locally).
 - ``kind`` picks what runs the step:
     * ``"command"``: ``job`` runs as one (possibly MPI/distributed) job.
-    * ``"sweep"``: ``job`` is the trial; ``sweep`` holds the search (a neutral sweep description).
+    * ``"sweep"``: ``job`` is the trial (swept values as ``SearchRef`` tokens); ``sweep`` holds the search
+      (``SweepSettings``: sampling, objective, limits, policy, and the v1 TrainingOutputs written after the trials).
     * ``"parallel"``: ``job`` holds entry script, source, environment, compute, ``distribution``
       (node_count x process_count_per_node) and the data inputs; ``parallel`` holds the mini-batch settings.
     * ``"refused"``: a v1 step with no v2 equivalent; ``refusal`` is the message raised at submit.
   A new kind plugs in by adding a module that provides ``to_local_job(step, context) -> JobSpec`` (what the local
-  DAG runner runs through the existing local backend) and ``to_v2_node(step, context)`` (an azure.ai.ml node), and
+  DAG runner runs through the existing local backend; a kind that runs it another way also provides
+  ``start_local(step, job, pipeline_run)`` returning a run handle, as the sweep kind starts the local HyperDrive
+  engine) and ``to_v2_node(step, context)`` (an azure.ai.ml node), and
   listing it in ``STEP_KINDS`` below (module path, imported lazily).
 """
 

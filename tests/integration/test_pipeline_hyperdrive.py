@@ -68,6 +68,12 @@ def test_a_sweep_step_passes_on_its_best_trial_and_writes_the_trials_metrics(loc
     again = exp.submit(pipeline, pipeline_parameters={"scale": 2.0})  # unchanged: the sweep step is reused
     assert again.wait_for_completion(show_output=False) == "Completed"
     assert again.find_step_run("tune")[0].id == step.id
+    # published (its spec kept as JSON) and resubmitted with a new value: the sweep runs again with it
+    published = pipeline.publish("tuning", version="1")
+    later = published.submit(local_workspace, "pipeline-sweep", pipeline_parameters={"scale": 3.0})
+    assert later.wait_for_completion(show_output=False) == "Completed"
+    best = HyperDriveStepRun(later.find_step_run("tune")[0]).get_best_run_by_primary_metric()
+    assert best.get_metrics()["accuracy"] == [27.0, 54.0]
 
 
 def test_hyperdrive_step_keeps_v1s_argument_rules(local_workspace):
