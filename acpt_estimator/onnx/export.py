@@ -73,7 +73,7 @@ def export(model, example_inputs, path, *, input_names=None, output_names=None, 
             inputs={s.name: (s.dtype, s.dims) for s in specs},
             outputs={n: (d, dims) for n, d, dims in _inputs.onnx_outputs(proto)},
             dynamic_dims=_inputs.dynamic_map(specs), export_seconds=seconds, fallback_reason=fallback_reason,
-            notes=notes)
+            notes=notes, input_specs=specs)
         def reexport(dst):  # the same export again, for the fused variants
             _run_exporter(model, args, dst, report.exporter, False, input_names, output_names, dynamic_axes,
                           dynamic_shapes, declared, opset)

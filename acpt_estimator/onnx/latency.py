@@ -18,11 +18,24 @@ def batch_dim(specs) -> str | None:
     return None
 
 
-def measure(model, variants: dict, specs, *, batches=(1, 32), repeats=30, warmup=5, threads=None, seed=0):
-    """``([LatencyRow], setup text)``: median of ``repeats`` calls after ``warmup``, per variant and batch."""
+def measure(model, variants: dict, specs, *, batches=(1, 32), repeats=30, warmup=5, threads=None, seed=0,
+            clock="wall"):
+    """``([LatencyRow], setup text)``: median of ``repeats`` calls after ``warmup``, per variant and batch.
+
+    ``clock="cpu"`` times the CPU time of the calling thread instead of wall time, with one thread for both
+    runtimes (ORT and torch then both compute on the caller's thread): on a machine other processes load, wall
+    times of multi-threaded runtimes mostly measure the contention, CPU time of one thread hardly moves.
+    """
     import numpy as np
     import torch
 
+    from .report import OnnxExportError
+
+    if clock not in ("wall", "cpu"):
+        raise OnnxExportError(f"clock={clock!r}: use 'wall' or 'cpu'.")
+    if clock == "cpu" and threads != 1:
+        raise OnnxExportError(f"clock='cpu' with threads={threads!r}: the calling thread's CPU time covers one "
+                              "thread only; pass threads=1, or clock='wall'.")
     threads = threads or torch.get_num_threads()
     previous = torch.get_num_threads()
     torch.set_num_threads(threads)
@@ -42,26 +55,28 @@ def measure(model, variants: dict, specs, *, batches=(1, 32), repeats=30, warmup
             calls = {"pytorch": _eager(model, tensors)}
             for name, session in sessions.items():
                 calls[name] = _ort(session, runtime.feed(session, names, arrays))
-            timings = _time_calls(calls, repeats, warmup)
+            timings = _time_calls(calls, repeats, warmup, time.thread_time if clock == "cpu" else time.perf_counter)
             eager = statistics.median(timings["pytorch"])
             for name, samples in timings.items():
                 median = statistics.median(samples)
                 rows.append(LatencyRow(name, batch, median * 1e3, eager / median))
     finally:
         torch.set_num_threads(previous)
-    setup = (f"median of {repeats} runs after {warmup} warm-up, {threads} thread(s) for torch and ORT, "
+    what = "CPU time of the calling thread" if clock == "cpu" else "wall time"
+    setup = (f"median of {repeats} runs after {warmup} warm-up ({what}), {threads} thread(s) for torch and ORT, "
              f"CPUExecutionProvider with IO binding; speed-up = eager ms / variant ms")
     return rows, setup
 
 
-def _time_calls(calls: dict, repeats: int, warmup: int) -> dict:
-    """Seconds per call, per runtime, timed in blocks that take turns.
+def _time_calls(calls: dict, repeats: int, warmup: int, clock=time.perf_counter) -> dict:
+    """Seconds per call, per runtime, timed in blocks of about 10 calls that take turns.
 
-    Taking turns spreads load from other processes on a shared machine over every runtime alike. Blocks rather
-    than single calls because each runtime's thread pool keeps spinning for a moment after a call and would slow
-    whichever runtime ran next; the first call of each block absorbs that and is not timed.
+    Taking turns spreads load from other processes on a shared machine over every runtime alike, the more
+    rounds the finer. Blocks rather than single calls because each runtime's thread pool keeps spinning for a
+    moment after a call and would slow whichever runtime ran next; the first call of each block absorbs that and
+    is not timed.
     """
-    rounds = max(1, min(5, repeats // 5))
+    rounds = max(1, min(20, repeats // 10))
     per_block = -(-repeats // rounds)
     for call in calls.values():
         for _ in range(warmup):
@@ -71,9 +86,9 @@ def _time_calls(calls: dict, repeats: int, warmup: int) -> dict:
         for name, call in calls.items():
             call()
             for _ in range(per_block):
-                started = time.perf_counter()
+                started = clock()
                 call()
-                timings[name].append(time.perf_counter() - started)
+                timings[name].append(clock() - started)
     return timings
 
 

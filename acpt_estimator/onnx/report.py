@@ -122,6 +122,7 @@ class ExportReport:
     latency_setup: str = ""
     notes: list = dataclasses.field(default_factory=list)
     fusion: object = None  # fusion.FusionReport for the ORT-optimised/int8 variants: what fused, or why not
+    input_specs: list = dataclasses.field(default_factory=list, repr=False)  # [inputs.InputSpec]: to time again
 
     @property
     def ok(self) -> bool:

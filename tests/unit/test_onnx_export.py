@@ -136,6 +136,23 @@ def test_latency_table_compares_eager_and_each_variant_at_two_batch_sizes(cnn):
     assert "latency (median of 3 runs" in str(report)
 
 
+def test_latency_in_cpu_time_takes_one_thread_and_says_so(cnn):
+    from acpt_estimator.onnx.latency import measure
+
+    model, _, report = cnn
+    files = {v.name: v.path for v in report.variants}
+    model.eval()  # the fixture's model is left in train mode on purpose; serving latency is eval's
+    try:
+        rows, setup = measure(model, files, report.input_specs, batches=(1, 4), repeats=2, warmup=1, threads=1,
+                              clock="cpu")
+    finally:
+        model.train()
+    assert {(r.variant, r.batch) for r in rows} == {(v, b) for v in ["pytorch", *files] for b in (1, 4)}
+    assert "(CPU time of the calling thread), 1 thread(s)" in setup
+    with pytest.raises(OnnxExportError, match="clock='cpu' with threads=2: .* pass threads=1"):
+        measure(model, files, report.input_specs, threads=2, clock="cpu")
+
+
 def test_a_mismatch_names_the_case_the_output_and_the_likely_cause(cnn):
     _, x, report = cnn
     other = _seeded(SmallCNN, seed=1).eval()  # different weights: the file no longer matches this model
