@@ -80,7 +80,15 @@ HOSTILE = textwrap.dedent("""
     registered = run.register_model("from-job", model_path="outputs/model.txt")
     plain = Model.register(run.experiment.workspace, model_path="model.txt", model_name="from-job-plain")
     print("RESULT " + json.dumps({{"attempts": attempts, "refusals": refusals, "child": child.id,
-                                   "models": [registered.id, plain.id]}}))
+                                   "models": [registered.id, plain.id]}}), flush=True)
+
+    # Links in its own folder, for the driver to follow when it collects the job's files after the job.
+    own = os.environ["ACPT_ESTIMATOR_RUN_DIR"]
+    open("logs/evil.txt", "w").write("evil")
+    os.rmdir(os.path.join(own, "files", "logs")) if os.path.isdir(os.path.join(own, "files", "logs")) else None
+    os.symlink(os.path.join(victim_run, "files"), os.path.join(own, "files", "logs"))
+    os.rename(os.path.join(own, "snapshot"), os.path.join(own, "snapshot_moved"))
+    os.symlink(os.path.join(victim_run, "files"), os.path.join(own, "snapshot"))
 """)
 
 REFUSED = {"EROFS", "EACCES", "EBUSY", "EPERM"}
@@ -97,6 +105,8 @@ def _victims(store, tmp_path):
     experiment = Experiment(Workspace._local(), "victims")
     victim = experiment.start_logging()
     victim.log("kept", 1)
+    (tmp_path / "kept.txt").write_text("kept")
+    victim.upload_file("outputs/kept.txt", str(tmp_path / "kept.txt"))
     victim.fail()
     (tmp_path / "model.txt").write_text("good weights")
     model = Model.register(Workspace._local(), model_path=str(tmp_path / "model.txt"), model_name="victim")

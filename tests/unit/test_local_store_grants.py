@@ -102,3 +102,34 @@ def test_refusals_name_what_and_the_fix_only_inside_a_protected_job(granted, tmp
         store_grants.refuse(str(store), "set secret 'x'")
     monkeypatch.delenv(store_grants.GRANTS_VAR)
     store_grants.refuse(str(store), "set secret 'x'")  # a driver: never refused
+
+
+def test_after_the_job_the_driver_follows_no_link_the_job_left_in_its_run_folder(tmp_path):
+    from acpt_estimator.backends.local import mlflow_sqlite
+    from acpt_estimator.backends.local.job import _collect
+    from acpt_estimator.backends.local.store import RunPaths, within
+
+    paths = RunPaths(str(tmp_path / "store"), "own_1")
+    victim = tmp_path / "store" / "runs" / "victim_1"
+    (victim / "files" / "outputs").mkdir(parents=True)
+    (victim / "files" / "outputs" / "kept.txt").write_text("kept")
+    (victim / "metrics").mkdir()
+    for folder in ("snapshot/outputs", "snapshot/logs", "files"):
+        os.makedirs(os.path.join(paths.root, folder))
+    open(os.path.join(paths.snapshot, "outputs", "evil.txt"), "w").write("evil")
+    open(os.path.join(paths.snapshot, "logs", "evil.txt"), "w").write("evil")
+    os.symlink(victim / "files" / "outputs", os.path.join(paths.files, "outputs"))
+    os.makedirs(os.path.join(paths.files, "logs"))
+    os.symlink(victim / "files", os.path.join(paths.files, "logs", "sub"))
+    os.makedirs(os.path.join(paths.snapshot, "logs", "sub"))
+    open(os.path.join(paths.snapshot, "logs", "sub", "evil.txt"), "w").write("evil")
+    os.symlink(victim / "metrics", paths.metrics)
+
+    assert within(paths.root, paths.snapshot) and not within(paths.root, os.path.join(paths.files, "outputs", "x"))
+    left = _collect(paths)
+    assert len(left) == 2 and all("leads out of" in note for note in left)
+    assert sorted(os.listdir(victim / "files")) == ["outputs"]
+    assert os.listdir(victim / "files" / "outputs") == ["kept.txt"]
+    assert os.path.isfile(os.path.join(paths.files, "logs", "evil.txt"))  # what has no link on its way: collected
+    problems = mlflow_sqlite.export_run(paths, {"runId": "own_1", "mlflow": {"runId": "abc"}})
+    assert problems and os.listdir(victim / "metrics") == []

@@ -12,7 +12,7 @@ import attrs
 
 from ...datastore_paths import download_url, fill_output_path, is_url
 from ...exceptions import UserErrorException
-from .store import RunPaths, datastore_folder
+from .store import RunPaths, datastore_folder, within
 
 _DATASTORE_URI = re.compile(r"^azureml://datastores/(?P<ds>[^/]+)/paths/(?P<path>.*)$")
 
@@ -106,6 +106,10 @@ def collect_outputs(record: dict, store_home: str, completed: bool) -> list[str]
             continue
         destination = datastore_folder(store_home, output["datastore"], output["pathOnDatastore"])
         if output.get("mode") == "upload" and os.path.isdir(output["localPath"]):
+            if not within(RunPaths(store_home, record["runId"]).root, output["localPath"]):
+                warnings.append(f"Output {output['dataset']['name']!r} was not uploaded: its folder "
+                                f"{output['localPath']} is a link that leads out of the run folder.")
+                continue
             kept = _move_tree(output["localPath"], destination, output.get("overwrite", False))
             if kept:
                 warnings.append(f"Output {output['dataset']['name']!r}: {len(kept)} file(s) already at "

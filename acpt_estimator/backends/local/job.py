@@ -24,7 +24,7 @@ from . import mlflow_sqlite, procs, store_view
 from .launch import EXIT_NO_WORKDIR, EXIT_UNTRACKED, GATE_NAME, LaunchContext, check_world_size, log_name, plan_launch
 from .mpi import find_launcher
 from ...names import new_run_id
-from .store import (RunPaths, describe_os_error, disk_full_note, home, release_reserve, reserve, user,
+from .store import (RunPaths, describe_os_error, disk_full_note, home, release_reserve, reserve, user, within,
                     write_json)
 from .supervisor import Supervisor
 
@@ -306,21 +306,31 @@ def _free_port() -> int:
         return sock.getsockname()[1]
 
 
-def _collect(paths: RunPaths) -> None:
-    """./outputs and ./logs of the working directory become the run's outputs/ and logs/ (v1: uploaded)."""
+def _collect(paths: RunPaths) -> list[str]:
+    """./outputs and ./logs of the working directory become the run's outputs/ and logs/ (v1: uploaded). Never
+    through a link the job left in its run folder (to another run's folder): what lies behind one stays."""
+    left = []
     for name in ("outputs", "logs"):
         source, target = os.path.join(paths.snapshot, name), os.path.join(paths.files, name)
         if not os.path.isdir(source) or os.path.islink(source):
+            continue
+        if not (within(paths.root, source) and within(paths.root, target)):
+            left.append(f"./{name} was not collected: a link in the run folder leads out of it.")
             continue
         if not os.path.exists(target):
             os.replace(source, target)  # same file system: instant whatever the size
             continue
         for root, _, names in os.walk(source):  # merge with files uploaded during the run
             dest = os.path.join(target, os.path.relpath(root, source))
+            if not within(paths.root, dest):
+                left.append(f"./{name}/{os.path.relpath(root, source)} was not collected: its folder in files/ is "
+                            "a link that leads out of the run folder.")
+                continue
             os.makedirs(dest, exist_ok=True)
             for file_name in names:
                 os.replace(os.path.join(root, file_name), os.path.join(dest, file_name))
         shutil.rmtree(source, ignore_errors=True)
+    return left
 
 
 def _verdict(outcome, record: dict, paths: RunPaths) -> tuple[str, dict | None]:

@@ -200,6 +200,10 @@ def export_run(paths, record: dict) -> list[str]:
                       trackingUri=tracking_uri(paths.home), copyOnly=True)
     if not os.path.isdir(paths.metrics):  # only made when something was logged
         return []
+    from .store import within
+
+    if not within(paths.root, paths.metrics):  # a link the job left to another run's metrics: not followed
+        return ["its metrics (metrics/ is a link that leads out of the run folder)"]
     keys, problems = export_records(paths.home, mlflow["runId"], read_records(paths.metrics),
                                     read_records(paths.metrics, tags=True))
     if keys:

@@ -29,7 +29,9 @@ def settle(paths: RunPaths, record: dict, reason: str | None = None) -> dict:
     if reason is None and ranks_left and not any(e.code for e in exits) and leftovers.pids():
         return dict(record, status="Running")  # ranks still run (no parent-death signal on this system)
     try:
-        lock = open(os.path.join(paths.root, ".finalize.lock"), "a")
+        # O_NOFOLLOW: a link the job left there must not make this create a file in another run's folder.
+        lock = open(os.open(os.path.join(paths.root, ".finalize.lock"), os.O_WRONLY | os.O_CREAT | os.O_APPEND
+                            | os.O_NOFOLLOW, 0o644), "a")
     except OSError:
         return dict(record, status="Finalizing")
     with lock:

@@ -186,7 +186,8 @@ class LocalRun(RecordingRun, RunHandle):
             return
         owner = record.get("supervisor") or {}
         if procs.process_alive(owner.get("pid"), owner.get("startTicks")):
-            Path(self._paths.cancel_flag).touch()  # the supervising process ends the ranks and records it
+            # the supervising process ends the ranks and records it; O_NOFOLLOW: never through a link the job left
+            os.close(os.open(self._paths.cancel_flag, os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW, 0o644))
             deadline = time.monotonic() + 15
             while time.monotonic() < deadline and self.get_status() not in TERMINAL_STATUSES:
                 time.sleep(_POLL)

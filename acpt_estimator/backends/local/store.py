@@ -121,6 +121,12 @@ class RunPaths:
             os.mkdir(folder)
 
 
+def within(root: str, path: str) -> bool:
+    """Whether ``path`` lies in ``root`` with no link on the way. After a job, its driver moves and writes files in
+    the job's run folder, where the job may have left a link to another run's folder: that link is not followed."""
+    return os.path.realpath(path) == os.path.join(os.path.realpath(root), os.path.relpath(path, root))
+
+
 def run_paths(run_id: str, store_home: str | None = None) -> RunPaths:
     """The folders of a run by id; an id that is no v1 run id (``../x``, a newline) is refused, not joined."""
     return RunPaths(store_home or home(), check_name("run", run_id, parameter="run_id"))
