@@ -10,7 +10,7 @@ import subprocess
 import threading
 import time
 
-from .signals import kill_all, terminate
+from .signals import kill_all, start_time, terminate
 
 _PREFIX = "acpt-"
 # One guardian per driver process, started with the first job: the kernel sends it SIGTERM when the driver
@@ -115,7 +115,7 @@ def _find_setpriv() -> str | None:
 
 _driver_group: dict = {}
 _guardians: dict = {}  # driver group -> the guardian's pid
-_guardian_started: dict = {}  # guardian pid -> its start time (procs.start_time), to tell a reused pid
+_guardian_started: dict = {}  # guardian pid -> its start time (signals.start_time), to tell a reused pid
 _errands: dict = {}  # driver group -> queue of calls for the thread that holds its guardian (see warm_up)
 _group_lock = threading.Lock()
 
@@ -139,8 +139,6 @@ def _start_guardian(group: str) -> None:
     errands = _errands[group] = queue.SimpleQueue()
 
     def hold() -> None:
-        from .procs import start_time  # procs imports this module
-
         # The parent-death signal fires when the *thread* that started a process ends: this thread never does.
         argv = [tool, "--pdeathsig", "TERM", "--", "/bin/sh", "-c", GUARDIAN_SCRIPT, group]
         try:
@@ -176,8 +174,6 @@ def warm_up(group: str) -> None:
 
 
 def _rewrite(base: str, pid: int) -> None:
-    from .procs import start_time  # procs imports this module
-
     if start_time(pid) != _guardian_started.get(pid):  # ended and its pid reused: never move someone else
         return
     try:

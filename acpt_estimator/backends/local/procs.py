@@ -6,7 +6,7 @@ import os
 import threading
 
 from .cgroup import CgroupTracker, job_cgroups_usable, setpriv
-from .signals import terminate
+from .signals import proc_stat, start_time, terminate
 
 PR_SET_CHILD_SUBREAPER = 36
 TRACKING_VAR = "ACPT_ESTIMATOR_PROCESS_TRACKING"  # "subreaper" forces the fallback (tests, odd kernels)
@@ -44,7 +44,7 @@ def pids_with_env(name: str, value: str) -> list[int]:
 
 
 def _is_zombie(pid: str) -> bool:
-    info = _stat(int(pid))
+    info = proc_stat(int(pid))
     return info is None or info[3] in (b"Z", b"X")
 
 
@@ -70,23 +70,6 @@ def process_alive(pid: int | None, start_ticks: int | None = None) -> bool:
     if not pid or not _alive(pid):
         return False
     return start_ticks is None or start_time(pid) == start_ticks
-
-
-def start_time(pid: int) -> int | None:
-    """Field 22 of /proc/<pid>/stat: the process start time in clock ticks since boot."""
-    info = _stat(pid)
-    return None if info is None else info[2]
-
-
-def _stat(pid: int):
-    """(ppid, session id, start ticks, state) of ``pid`` from /proc, or None when it is gone."""
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as handle:
-            stat = handle.read()
-    except OSError:
-        return None
-    fields = stat[stat.rfind(b")") + 2:].split()
-    return int(fields[1]), int(fields[3]), int(fields[19]), fields[0]
 
 
 PR_GET_CHILD_SUBREAPER = 37
@@ -180,7 +163,7 @@ class SubreaperTracker:
 
     def started(self, pid: int) -> None:
         self.root = pid
-        self.since = (_stat(pid) or (0, 0, 0, b""))[2]
+        self.since = (proc_stat(pid) or (0, 0, 0, b""))[2]
         _roots.add(pid)
 
     def pids(self) -> list[int]:
@@ -188,7 +171,7 @@ class SubreaperTracker:
         table = {}
         for entry in os.listdir("/proc"):
             if entry.isdigit():
-                info = _stat(int(entry))
+                info = proc_stat(int(entry))
                 if info is not None:
                     table[int(entry)] = info
         children: dict = {}

@@ -1,4 +1,5 @@
-"""Ending processes: SIGTERM, a grace period, then SIGKILL until none is left (for cgroups and pid sets)."""
+"""Ending processes: SIGTERM, a grace period, then SIGKILL until none is left (for cgroups and pid sets); their
+/proc state and start time (which tells a reused pid)."""
 
 from __future__ import annotations
 
@@ -34,3 +35,20 @@ def kill_all(find) -> None:
             return
         signal_all(left, signal.SIGKILL)
         time.sleep(0.02)
+
+
+def start_time(pid: int) -> int | None:
+    """Field 22 of /proc/<pid>/stat: the process start time in clock ticks since boot."""
+    info = proc_stat(pid)
+    return None if info is None else info[2]
+
+
+def proc_stat(pid: int):
+    """(ppid, session id, start ticks, state) of ``pid`` from /proc, or None when it is gone."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as handle:
+            stat = handle.read()
+    except OSError:
+        return None
+    fields = stat[stat.rfind(b")") + 2:].split()
+    return int(fields[1]), int(fields[3]), int(fields[19]), fields[0]
