@@ -89,6 +89,7 @@ class LocalPipelineRun:
             "properties": {"azureml.runsource": "azureml.PipelineRun", "acpt.continueOnStepFailure":
                            str(spec.continue_on_step_failure)},
             "parameters": {k: (v.uri if isinstance(v, DataInput) else v) for k, v in values.items()},
+            "pipelineOutputs": dict(spec.pipeline_outputs),
             "steps": {s.name: {"displayName": s.display_name, "status": "NotStarted", "runId": None, "reused": False,
                                "outputs": {}} for s in spec.steps},
         }
@@ -270,6 +271,10 @@ class LocalPipelineRun:
 
     def all_outputs(self) -> dict:
         return {node: self.outputs(node) for node in self.order}
+
+    def pipeline_outputs(self) -> dict:
+        """v1 pipeline output name (PipelineData's pipeline_output_name) -> the step output's name."""
+        return dict(self.record.get("pipelineOutputs") or {})
 
     def error(self):
         return self.record.get("error")

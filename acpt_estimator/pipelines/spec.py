@@ -174,6 +174,8 @@ class PipelineSpec:
     experiment_name: str | None = None
     display_name: str | None = None
     tags: Mapping[str, str] = attrs.field(factory=dict, converter=_frozen_map)
+    # v1 PipelineData(pipeline_output_name=...): the name get_pipeline_output takes -> the step output's name
+    pipeline_outputs: Mapping[str, str] = attrs.field(factory=dict, converter=_frozen_map)
 
     def step(self, name: str) -> StepSpec:
         for step in self.steps:

@@ -70,7 +70,7 @@ def test_a_hyperdrive_step_is_a_sweep_node_whose_step_run_reads_its_trials(fake_
     trials = ((({"quality": 1}, JobScript(metrics={"accuracy": [0.2, 0.4]})),
                ({"quality": 3}, JobScript(metrics={"accuracy": [0.5, 0.9]}))))
     fake_aml.script_next_job(JobScript(nodes={"tune": JobScript(children=trials)}))
-    data, model = PipelineData("prepared"), PipelineData("best_model")
+    data, model = PipelineData("prepared"), PipelineData("best_model", pipeline_output_name="tuned_model")
     prep = PythonScriptStep("prep.py", name="prep", arguments=["--out", data, "--n", 4], outputs=[data],
                             source_directory=SRC, compute_target="cpu-cluster")
     config = HyperDriveConfig(run_config=ScriptRunConfig(SRC, script="hd_trial.py", compute_target="gpu-cluster"),
@@ -95,6 +95,7 @@ def test_a_hyperdrive_step_is_a_sweep_node_whose_step_run_reads_its_trials(fake_
     assert best.get_metrics()["accuracy"] == [0.5, 0.9]
     assert json.loads(hd.get_hyperparameters()[best.id]) == {"quality": 3}  # the service's record, v1's names
     assert hd.get_output_data("best_model").path_on_datastore == f"azureml/{step.id}/best_model"
+    assert run.get_pipeline_output("tuned_model").path_on_datastore == f"azureml/{step.id}/best_model"
 
 
 def test_step_params_and_process_counts_from_pipeline_parameters_reach_the_pipeline_job(fake_aml, cloud_workspace):

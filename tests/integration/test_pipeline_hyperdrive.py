@@ -58,9 +58,11 @@ def test_a_sweep_step_passes_on_its_best_trial_and_writes_the_trials_metrics(loc
     # the next step read the best trial's model output (read_in.py logs the text it found)
     assert run.find_step_run("read")[0].get_metrics()["read"] == "36.0"
 
-    metrics_ref = run.get_pipeline_output("metrics_data")
+    metrics_ref = run.get_pipeline_output("metrics_output")  # its pipeline_output_name, as v1's sample reads it
     assert metrics_ref.path_on_datastore == f"azureml/{step.id}/metrics_data"
-    written = json.loads(open(metrics_ref.download(str(tmp_path / "dl"), show_progress=False)).read())
+    metrics_ref.download(str(tmp_path / "dl"), show_progress=False)
+    with open(tmp_path / "dl" / metrics_ref._path_on_datastore) as handle:  # v1's sample reads the file so
+        written = json.loads(handle.read())
     assert written == {t.id: t.get_metrics() for t in trials} == hd.get_metrics()
     model_file = hd.get_output_data("saved_model").download(str(tmp_path / "model"), show_progress=False)
     assert open(model_file).read() == "quality=3.0"  # the best trial's outputs/model.txt

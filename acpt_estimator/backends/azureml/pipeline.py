@@ -125,6 +125,10 @@ class CloudPipelineRun:
         children = self._child_jobs()
         return {node: self._outputs_of(node, children.get(node)) for node in children}
 
+    def pipeline_outputs(self) -> dict:
+        """v1 pipeline output name (PipelineData's pipeline_output_name) -> the step output's name."""
+        return dict(self.spec.pipeline_outputs) if self.spec is not None else {}
+
     def error(self):
         error = getattr(self._job, "error", None) if self._job is not None else None
         return {"message": str(error)} if error else None

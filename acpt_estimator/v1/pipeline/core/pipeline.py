@@ -76,10 +76,12 @@ class Pipeline:
     def _to_spec(self, experiment_name=None, tags=None, continue_on_step_failure=None) -> PipelineSpec:
         nodes = dag.node_names([s.name for s in self._steps])
         node_of = {id(s): n for s, n in zip(self._steps, nodes)}
-        producers = {}
+        producers, promoted = {}, {}
         for step, node in zip(self._steps, nodes):
             for output in step._outputs:
                 producers.setdefault(output_port_name(output), node)
+                if getattr(output, "_pipeline_output_name", None):
+                    promoted[output._pipeline_output_name] = output_port_name(output)
         datastore = getattr(self._default_datastore, "name", self._default_datastore)
         specs, parameters = [], {}
         for step, node in zip(self._steps, nodes):
@@ -99,7 +101,7 @@ class Pipeline:
         cont = self._continue_on_step_failure if continue_on_step_failure is None else continue_on_step_failure
         return PipelineSpec(steps=tuple(specs), parameters=tuple(parameters.values()), description=self._description,
                             continue_on_step_failure=bool(cont), default_datastore=datastore,
-                            experiment_name=experiment_name, tags=dict(tags or {}))
+                            experiment_name=experiment_name, tags=dict(tags or {}), pipeline_outputs=promoted)
 
     def validate(self):
         """v1: the list of problems found (empty when the pipeline can run); nothing is submitted."""

@@ -207,11 +207,14 @@ class PipelineRun(_OverRun):
         return self._pipeline_handle.outputs(node)
 
     def get_pipeline_output(self, pipeline_output_name):
+        """The output a step wrote for ``PipelineData(..., pipeline_output_name=...)`` (or named so itself)."""
+        promoted = getattr(self._pipeline_handle, "pipeline_outputs", dict)()
+        name = promoted.get(pipeline_output_name, pipeline_output_name)
         for node, outputs in self._pipeline_handle.all_outputs().items():
-            if pipeline_output_name in outputs:
+            if name in outputs:
                 from .port_data_reference import PortDataReference
 
-                return PortDataReference._at(None, pipeline_output_name, outputs[pipeline_output_name])
+                return PortDataReference._at(None, name, outputs[name])
         raise ExperimentExecutionException(f"Pipeline run {self.id} has no output named {pipeline_output_name!r}.")
 
     def get_tags(self):
