@@ -91,3 +91,13 @@ class HyperDriveResults:
         rows = rows[:top] if top else rows
         return [{"run_id": child.id, "hyperparameters": self._hyperparameters_json(child), "best_primary_metric": value,
                  "status": status} for child, value, status in rows]
+
+
+def best_completed_trial(sweep):
+    """The completed trial of a sweep handle whose primary metric is best (v1's rule), or None: the trial whose
+    outputs a sweep passes on (a v2 sweep node's outputs are its best trial's)."""
+
+    class Results(HyperDriveResults):
+        get_children, _primary = sweep.get_children, sweep._primary
+
+    return Results().get_best_run_by_primary_metric(include_failed=False, include_canceled=False)

@@ -94,8 +94,9 @@ def test_a_hyperdrive_step_is_a_sweep_node_whose_step_run_reads_its_trials(fake_
     best = hd.get_best_run_by_primary_metric()
     assert best.get_metrics()["accuracy"] == [0.5, 0.9]
     assert json.loads(hd.get_hyperparameters()[best.id]) == {"quality": 3}  # the service's record, v1's names
-    assert hd.get_output_data("best_model").path_on_datastore == f"azureml/{step.id}/best_model"
-    assert run.get_pipeline_output("tuned_model").path_on_datastore == f"azureml/{step.id}/best_model"
+    # the sweep node passes on its best trial's outputs, written under that trial's name
+    assert hd.get_output_data("best_model").path_on_datastore == f"azureml/{best.id}/best_model"
+    assert run.get_pipeline_output("tuned_model").path_on_datastore == f"azureml/{best.id}/best_model"
 
 
 def test_step_params_and_process_counts_from_pipeline_parameters_reach_the_pipeline_job(fake_aml, cloud_workspace):

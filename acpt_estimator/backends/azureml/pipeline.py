@@ -32,6 +32,7 @@ class CloudPipelineRun:
     def __init__(self, experiment, name: str, spec=None, job=None):
         self.experiment, self.name, self.spec, self._job = experiment, name, spec, job
         self._children: dict = {}
+        self._best: dict = {}  # sweep node's job name -> its best trial's name
 
     @property
     def id(self) -> str:
@@ -108,15 +109,33 @@ class CloudPipelineRun:
             return None
 
     def _outputs_of(self, node, child) -> dict:
-        """Output name -> datastore URI where the step wrote it (the service fills ${{name}} with the child's name)."""
+        """Output name -> datastore URI where the step wrote it (the service fills ${{name}} with the name of the job
+        that wrote it: the child's, or for a sweep node its best trial's, whose outputs v2 passes on)."""
         if child is None or self.spec is None:
             return {}
         step = self.spec.step(node)
+        writer = self._best_trial(step, child) if step.kind == "sweep" else child.name
+        if writer is None:
+            return {}
         uris = {}
         for item in step.job.outputs:
-            uri = item.uri.replace("{run-id}", child.name).replace("{output-name}", item.name)
+            uri = item.uri.replace("{run-id}", writer).replace("{output-name}", item.name)
             uris[item.name] = uri
         return uris
+
+    def _best_trial(self, step, child):
+        """The best completed trial's name once the sweep node has completed (asked once), else None."""
+        if child.name not in self._best:
+            if stream.v1_status(child.status) != "Completed":
+                return None
+            from ...hyperdrive.results import best_completed_trial
+            from ...pipelines.kinds.sweep_config import StepSweepConfig
+            from .run import CloudHyperDriveRun
+
+            best = best_completed_trial(CloudHyperDriveRun(self.experiment, child.name, job=child,
+                                                           config=StepSweepConfig(step.sweep, step.job)))
+            self._best[child.name] = getattr(best, "id", None)
+        return self._best[child.name]
 
     def outputs(self, node: str) -> dict:
         return self._outputs_of(node, self._child_jobs().get(node))

@@ -41,12 +41,9 @@ class SweepStepRun:
         return dict(self._outputs or {})
 
     def _best(self):
-        from ...hyperdrive.results import HyperDriveResults
+        from ...hyperdrive.results import best_completed_trial
 
-        class Results(HyperDriveResults):  # v1's best-run rule over the sweep's trials
-            get_children, _primary = self._sweep.get_children, self._sweep._primary
-
-        best = Results().get_best_run_by_primary_metric(include_failed=False, include_canceled=False)
+        best = best_completed_trial(self._sweep)
         if best is None:
             name = self._step.sweep.primary_metric_name
             raise RuntimeError(f"no completed trial logged the primary metric {name!r}, so there is no best "
