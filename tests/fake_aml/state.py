@@ -10,6 +10,7 @@ import uuid
 
 import attrs
 
+from .batch_endpoints import SCORING_PREFIX, BatchEndpointsMixin
 from .blobs import BlobStore
 from .core_assets import CoreAssetsMixin, runtime_properties
 from .history import TERMINAL, RunHistoryMixin, _arm_error, _not_found, _user_error
@@ -86,7 +87,7 @@ class FakeJob:
 
 
 class FakeState(RunHistoryMixin, ListingMixin, MetricsV2Mixin, MlflowMixin, CoreAssetsMixin, RunUploadsMixin, PipelinesMixin,
-                SchedulesMixin):
+                SchedulesMixin, BatchEndpointsMixin):
     """All resources of one fake workspace; ``dispatch`` answers one request."""
 
     def __init__(self, subscription_id: str, resource_group: str, workspace_name: str):
@@ -95,6 +96,9 @@ class FakeState(RunHistoryMixin, ListingMixin, MetricsV2Mixin, MlflowMixin, Core
         self.codes: dict = {}  # (name, version) -> resource
         self.components: dict = {}  # (name, version) -> resource (anonymous and registered components)
         self.schedules: dict = {}  # name -> the schedule's properties
+        self.batch_endpoints: dict = {}  # name -> resource
+        self.batch_deployments: dict = {}  # (endpoint, name) -> resource
+        self.invocations: list = []  # each POST to a batch endpoint's scoring URI
         self.jobs: dict = {}
         self.job_creations = 0
         self.models: dict = {}  # (name, version) -> resource
@@ -193,7 +197,8 @@ class FakeState(RunHistoryMixin, ListingMixin, MetricsV2Mixin, MlflowMixin, Core
             ("GET", _WS + r"/models/(?P<name>[^/]+)/versions/(?P<version>[^/]+)", self.get_model_version),
             ("PUT", _WS + r"/models/(?P<name>[^/]+)/versions/(?P<version>[^/]+)", self.put_model_version),
             ("GET", _WS + r"/models/(?P<name>[^/]+)", self.get_model),
-        ] + self._core_routes(_WS) + self._pipeline_routes(_WS) + self._schedule_routes(_WS)
+        ] + self._core_routes(_WS) + self._pipeline_routes(_WS) + self._schedule_routes(_WS) + \
+            self._batch_routes(_WS)
 
     def dispatch(self, method, path, query, headers, body):
         if path.startswith("/blob/"):
@@ -201,6 +206,8 @@ class FakeState(RunHistoryMixin, ListingMixin, MetricsV2Mixin, MlflowMixin, Core
         if path.startswith("/keyvault/"):
             vault, _, rest = path[len("/keyvault/"):].partition("/")
             return self.vault.handle(method, vault, rest, headers, _json(body))
+        if path.startswith(SCORING_PREFIX):  # a batch endpoint's scoring URI (its own host in the service)
+            return self.invoke_batch_endpoint(method, path, headers, _json(body))
         if path.startswith("/mlflow-artifacts/") and method == "PUT":
             name, _, file = path[len("/mlflow-artifacts/"):].partition("/")
             return self.mlflow_put_artifact(name, file, body)

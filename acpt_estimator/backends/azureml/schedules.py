@@ -12,6 +12,7 @@ from . import publishing
 from .client import azure_errors, ml_client
 
 PIPELINE_TAG = "azureml.pipelineid"  # the published pipeline a schedule submits (v1's pipeline_id)
+ENDPOINT_TAG = "azureml.pipelineendpointid"  # the pipeline endpoint whose default it was made from, if any
 
 
 def trigger(recurrence: dict, now: dt.datetime | None = None):
@@ -61,7 +62,7 @@ def _record(schedule) -> dict:
             "description": schedule.description, "pipelineId": tags.get(PIPELINE_TAG),
             "status": "Active" if schedule.is_enabled else "Disabled", "recurrence": _recurrence(schedule.trigger),
             "continueOnStepFailure": getattr(getattr(job, "settings", None), "continue_on_step_failure", None),
-            "experimentName": getattr(job, "experiment_name", None), "pipelineEndpoint": None}
+            "experimentName": getattr(job, "experiment_name", None), "pipelineEndpoint": tags.get(ENDPOINT_TAG)}
 
 
 def _job(record: dict, values: dict, experiment_name: str, continue_on_step_failure):
@@ -76,7 +77,7 @@ def _save(workspace, schedule, action: str, wait_timeout):
 
 
 def to_job_schedule(name: str, record: dict, values: dict, experiment_name: str, recurrence: dict, description,
-                    continue_on_step_failure, now: dt.datetime | None = None):
+                    continue_on_step_failure, now: dt.datetime | None = None, endpoint=None):
     """The v2 JobSchedule of a v1 ``Schedule.create`` (no request): named after ``name`` (a v2-valid form of it),
     submitting published pipeline ``record`` (from publishing.get) with parameter ``values``."""
     from azure.ai.ml.entities import JobSchedule
@@ -86,13 +87,14 @@ def to_job_schedule(name: str, record: dict, values: dict, experiment_name: str,
     job = _job(record, values, experiment_name, continue_on_step_failure)
     return JobSchedule(name=v2_name(name), display_name=name, description=description,
                        trigger=trigger(recurrence, now), create_job=job,
-                       tags={V1_NAME_TAG: name, PIPELINE_TAG: record["id"]})
+                       tags={V1_NAME_TAG: name, PIPELINE_TAG: record["id"],
+                             **({ENDPOINT_TAG: endpoint} if endpoint else {})})
 
 
 def create(workspace, name: str, record: dict, values: dict, experiment_name: str, recurrence: dict, description,
-           continue_on_step_failure, wait_timeout=None) -> dict:
+           continue_on_step_failure, wait_timeout=None, endpoint=None) -> dict:
     schedule = to_job_schedule(name, record, values, experiment_name, recurrence, description,
-                               continue_on_step_failure)
+                               continue_on_step_failure, endpoint=endpoint)
     return _save(workspace, schedule, f"create schedule {name!r}", wait_timeout)
 
 

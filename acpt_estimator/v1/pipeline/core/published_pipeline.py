@@ -72,10 +72,16 @@ class PublishedPipeline:
     status = property(lambda self: self._status)
     @property
     def endpoint(self):
-        """Local: the store file; Azure ML: v1's REST URL has no v2 form (a batch endpoint is the replacement)."""
+        """Local: the store file; Azure ML: the scoring URI of the batch endpoint (PipelineEndpoint) deploying it."""
         if self._component_id is not None:
-            refuse("PublishedPipeline.endpoint", f"published pipeline {self._id!r} is v2 pipeline component "
-                   f"{self._component_id}, which has no REST URL of its own.", ENDPOINT_REPLACEMENT)
+            from acpt_estimator.backends.azureml import pipeline_endpoints
+
+            uri = pipeline_endpoints.scoring_uri_of(self._workspace, self._id)
+            if uri is None:
+                refuse("PublishedPipeline.endpoint", f"published pipeline {self._id!r} is v2 pipeline component "
+                       f"{self._component_id}, which has no REST URL of its own, and no batch endpoint deploys it.",
+                       ENDPOINT_REPLACEMENT)
+            return uri
         return self._endpoint
 
     total_run_steps = property(lambda self: self._total_run_steps)

@@ -17,7 +17,7 @@ from acpt_estimator.v1.core.experiment import Experiment
 from acpt_estimator.v1.pipeline.core.published_pipeline import PublishedPipeline
 from acpt_estimator.v1.pipeline.core.run import PipelineRun
 
-from ._publishing import check_local_endpoint, in_cloud
+from ._publishing import in_cloud
 from ._time_zone import TimeZone
 
 def _cloud():
@@ -137,7 +137,10 @@ class Schedule:
                                      path_on_datastore=None, _workflow_provider=None, _service_endpoint=None):
         _params.check("Schedule.create_for_pipeline_endpoint", polling_interval=polling_interval,
                       path_on_datastore=path_on_datastore, data_path_parameter_name=data_path_parameter_name)
-        check_local_endpoint(workspace, "Schedule.create_for_pipeline_endpoint")  # endpoints: local store only
+        if in_cloud(workspace):
+            return Schedule._create_for_endpoint_in_cloud(
+                workspace, name, pipeline_endpoint_id, experiment_name, recurrence, description, pipeline_parameters,
+                datastore, continue_on_step_failure, wait_timeout)
         del wait_for_provisioning, wait_timeout  # a local schedule is in force once written: nothing to wait for
         from acpt_estimator.v1.pipeline.core.pipeline_endpoint import PipelineEndpoint
 
@@ -161,8 +164,29 @@ class Schedule:
         Experiment(workspace, experiment_name)  # v1's experiment-name rules
 
     @staticmethod
+    def _create_for_endpoint_in_cloud(workspace, name, pipeline_endpoint_id, experiment_name, recurrence, description,
+                                      pipeline_parameters, datastore, continue_on_step_failure, wait_timeout):
+        """A JobSchedule of the component the endpoint's default deployment runs now (a v2 schedule names a job, not
+        an endpoint: a later set_default does not move it, as v1's did)."""
+        import warnings
+
+        from acpt_estimator.backends.azureml import pipeline_endpoints
+
+        endpoint = pipeline_endpoints.get(workspace, pipeline_endpoint_id)
+        pipeline_id = endpoint["versions"][endpoint["defaultVersion"]]
+        created = Schedule._create_in_cloud(workspace, name, pipeline_id, experiment_name, recurrence, description,
+                                            pipeline_parameters, datastore, continue_on_step_failure, wait_timeout,
+                                            endpoint=pipeline_endpoint_id)
+        warnings.warn(f"Schedule.create_for_pipeline_endpoint: the v2 job schedule {name!r} submits published "
+                      f"pipeline {pipeline_id} (version {endpoint['defaultVersion']}, the default of endpoint "
+                      f"{endpoint['name']!r} now); v2 schedules name a job, not an endpoint, so a later set_default "
+                      "does not change it. Instead: after set_default, update the schedule's job or create it again.",
+                      stacklevel=3)
+        return created
+
+    @staticmethod
     def _create_in_cloud(workspace, name, pipeline_id, experiment_name, recurrence, description, pipeline_parameters,
-                         datastore, continue_on_step_failure, wait_timeout):
+                         datastore, continue_on_step_failure, wait_timeout, endpoint=None):
         from acpt_estimator.backends.azureml import publishing
         from acpt_estimator.v1.pipeline.core._submit import parameter_values
 
@@ -171,7 +195,7 @@ class Schedule:
         values = parameter_values(record["spec"], pipeline_parameters)
         created = _cloud().create(workspace, name, record, values, experiment_name,
                                   recurrence._to_dict(datetime.datetime.now(datetime.timezone.utc)), description,
-                                  continue_on_step_failure, wait_timeout)
+                                  continue_on_step_failure, wait_timeout, endpoint=endpoint)
         return Schedule._from_record(created, workspace)
 
     @staticmethod
