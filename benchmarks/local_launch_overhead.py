@@ -48,7 +48,11 @@ def main() -> None:
             trivial_job(scratch, args.repeats, args.script)
         if args.driver_repeats:
             whole_driver(scratch, args.driver_repeats)
-    print(f"load average after: {os.getloadavg()[0]:.2f}")
+    load = os.getloadavg()[0]
+    print(f"load average after: {load:.2f}")
+    if load > 1.0:
+        print("(a loaded machine: every extra process and thread hand-off of a local run waits for a core, so the "
+              "ratios above read high; quote figures from an idle machine)")
 
 
 def _compile_bytecode() -> None:
