@@ -7,8 +7,9 @@ test_batch_endpoint.pyTestBatchEndpointtest_batch_endpoint_create.json): PUT bat
 Azure-AsyncOperation and Location headers and the endpoint with provisioningState Creating, scoringUri null and
 properties BatchEndpointCreationApiVersion/azureml.onlineendpointid; the operation status is {id, name, status}; GET
 answers provisioningState Succeeded and the scoringUri ``https://<endpoint>.<region>.inference.ml.azure.com/jobs``
-(here on the fake: ``<fake>/batch-scoring/<endpoint>/jobs``). Deployments, the endpoint list and the invoke answer
-have no recording: see tests/recordings/UNVERIFIED.md.
+(here on the fake: ``<fake>/batch-scoring/<endpoint>/jobs``); the PUT is replayed by
+tests/recordings/excerpts/batch-endpoint-put.json. Deployments, the endpoint list and the invoke answer have no
+recording: see tests/recordings/UNVERIFIED.md.
 """
 
 from __future__ import annotations
@@ -19,6 +20,9 @@ import uuid
 from .schedules import _SYSTEM
 
 SCORING_PREFIX = "/batch-scoring/"
+# the recorded endpoint's systemData (deployments: the schedules' fuller form, unrecorded)
+_ENDPOINT_SYSTEM = {"createdAt": "2026-01-01T00:00:00+00:00", "createdBy": "Fake User",
+                    "lastModifiedAt": "2026-01-01T00:00:00+00:00"}
 
 
 class BatchEndpointsMixin:
@@ -54,7 +58,7 @@ class BatchEndpointsMixin:
                      authMode="AADToken", defaults=props.get("defaults") or {"deploymentName": None},
                      provisioningState="Succeeded")
         resource = {"id": path, "name": endpoint, "type": "Microsoft.MachineLearningServices/workspaces/batchEndpoints",
-                    "properties": props, "systemData": dict(_SYSTEM), "tags": dict(body.get("tags") or {}),
+                    "properties": props, "systemData": dict(_ENDPOINT_SYSTEM), "tags": dict(body.get("tags") or {}),
                     "location": body.get("location") or "eastus"}
         self.batch_endpoints[endpoint] = resource
         answer = copy.deepcopy(resource)
