@@ -120,8 +120,7 @@ class BatchEndpointsMixin:
                                  "headers": dict(headers)})
         props = body.get("properties") or {}
         config = deployment["properties"].get("deploymentConfiguration") or {}
-        inputs = {key: {"jobInputType": "literal", "value": str(value.get("value"))}
-                  for key, value in (props.get("inputData") or {}).items()}
+        inputs = {key: _pipeline_input(value) for key, value in (props.get("inputData") or {}).items()}
         job_name = props.get("jobName") or f"batchjob-{uuid.uuid4()}"
         job = {"properties": {"jobType": "Pipeline", "componentId": config["componentId"]["assetId"],
                               "inputs": inputs, "experimentName": (props.get("properties") or {}).get(
@@ -131,6 +130,16 @@ class BatchEndpointsMixin:
         status, _, created = self.put_job(job_name, job)
         return 200, {}, {"id": created["id"], "name": job_name, "type": "Microsoft.MachineLearningServices/"
                          "workspaces/jobs", "properties": {"status": created["properties"].get("status")}}
+
+
+def _pipeline_input(value: dict) -> dict:
+    """An invoke's input (the batch job wire: Literal with a value, UriFolder/UriFile with a uri) as the pipeline
+    job's input."""
+    if value.get("jobInputType") == "Literal":
+        return {"jobInputType": "literal", "value": str(value.get("value"))}
+    return {"jobInputType": {"UriFolder": "uri_folder", "UriFile": "uri_file"}.get(value.get("jobInputType"),
+                                                                                   value.get("jobInputType")),
+            "uri": value.get("uri")}
 
 
 def _endpoint_not_found(endpoint: str, workspace: str):

@@ -91,3 +91,27 @@ def test_a_schedule_of_a_pipeline_endpoint_is_a_job_schedule_of_its_default_comp
     assert [s.id for s in Schedule.get_schedules_for_pipeline_endpoint_id(cloud_workspace, "nightly-endpoint")] == \
         [schedule.id]
     assert PublishedPipeline.get(cloud_workspace, published.id).endpoint.endswith("/nightly-endpoint/jobs")
+
+
+def test_an_endpoint_submit_passes_a_datapath_parameter_as_a_folder_input(fake_aml, cloud_workspace):
+    from acpt_estimator.v1.data.datapath import DataPath, DataPathComputeBinding
+    from acpt_estimator.v1.pipeline.core import Pipeline, PipelineParameter
+    from acpt_estimator.v1.pipeline.steps import PythonScriptStep
+    from tests.integration.test_cloud_publishing import SRC
+
+    store = cloud_workspace.get_default_datastore()
+    raw = PipelineParameter("raw", DataPath(store, "raw/2024"))
+    step = PythonScriptStep("read_in.py", name="read", arguments=["--in", (raw, DataPathComputeBinding(mode="mount"))],
+                            source_directory=SRC, compute_target="cpu-cluster")
+    published = Pipeline(cloud_workspace, [step]).publish("reader", version="1")
+    endpoint = PipelineEndpoint.publish(cloud_workspace, "reader-endpoint", "reads", published)
+    run = endpoint.submit("endpoint-runs", pipeline_parameters={"raw": DataPath(store, "raw/2025")})
+    (invoked,) = fake_aml.state.invocations
+    wire = invoked["body"]["properties"]["inputData"]["raw"]
+    assert wire == {"jobInputType": "UriFolder", "uri": "azureml://datastores/workspaceblobstore/paths/raw/2025/"}
+    assert fake_aml.state.jobs[run.id].body["properties"]["inputs"]["raw"]["uri"] == wire["uri"]
+    with pytest.raises(Exception, match="pipeline_parameters \\['nope'\\]"):
+        endpoint.submit("endpoint-runs", pipeline_parameters={"nope": 1})
+    published.disable()
+    with pytest.raises(ValueError, match="Disabled; enable"):
+        endpoint.submit("endpoint-runs")

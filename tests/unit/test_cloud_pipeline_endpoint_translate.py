@@ -68,3 +68,10 @@ def test_other_names_become_valid_distinct_endpoint_names(name):
 def test_an_endpoint_needs_a_name():
     with pytest.raises(UserErrorException, match="needs a name"):
         pipeline_endpoints.to_endpoint("", "d")
+
+
+def test_get_needs_a_name_or_an_id():
+    from acpt_estimator.v1.pipeline.core import PipelineEndpoint
+
+    with pytest.raises(ValueError, match="name the endpoint"):
+        PipelineEndpoint.get(object())

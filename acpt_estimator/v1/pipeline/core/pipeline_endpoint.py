@@ -88,6 +88,9 @@ class PipelineEndpoint:
 
     @staticmethod
     def get(workspace, id=None, name=None, _workflow_provider=None, _service_endpoint=None):
+        if not (name or id):
+            raise ValueError("PipelineEndpoint.get(ws, id=None, name=None): name the endpoint (name=...) or give "
+                             "its id (PipelineEndpoint.list(ws) shows both).")
         if in_cloud(workspace):
             return PipelineEndpoint._from_record(_cloud().get(workspace, name or id), workspace)
         record = store.get_endpoint(name or id)
