@@ -116,3 +116,46 @@ def test_step_params_and_process_counts_from_pipeline_parameters_reach_the_pipel
     components = [c["properties"]["componentSpec"] for c in fake_aml.state.components.values()]
     assert any("export AML_PARAMETER_greeting='${{inputs.greeting}}'" in c.get("command", "") for c in components)
     assert run.wait_for_completion(show_output=False) == "Completed"
+
+
+def test_a_hyperdrive_steps_training_outputs_come_from_a_node_after_its_sweep_node(fake_aml, cloud_workspace):
+    from acpt_estimator.v1.core.script_run_config import ScriptRunConfig
+    from acpt_estimator.v1.pipeline.core import TrainingOutput
+    from acpt_estimator.v1.pipeline.steps import HyperDriveStep, HyperDriveStepRun
+    from acpt_estimator.v1.train.hyperdrive import GridParameterSampling, HyperDriveConfig, PrimaryMetricGoal, choice
+    from tests.fake_aml.state import JobScript
+
+    trials = ((({"quality": 1}, JobScript(metrics={"accuracy": [0.2, 0.4]})),
+               ({"quality": 3}, JobScript(metrics={"accuracy": [0.5, 0.9]}))))
+    fake_aml.script_next_job(JobScript(nodes={"tune": JobScript(children=trials)}))
+    metrics = PipelineData("metrics_data", pipeline_output_name="metrics_output")
+    saved = PipelineData("saved_model", training_output=TrainingOutput("Model", model_file="outputs/model.txt"))
+    config = HyperDriveConfig(run_config=ScriptRunConfig(SRC, script="hd_trial.py", compute_target="gpu-cluster"),
+                              hyperparameter_sampling=GridParameterSampling({"quality": choice(1, 3)}),
+                              primary_metric_name="accuracy", primary_metric_goal=PrimaryMetricGoal.MAXIMIZE,
+                              max_total_runs=2)
+    tune = HyperDriveStep("tune", config, estimator_entry_script_arguments=[], outputs=[saved],
+                          metrics_output=metrics)
+    report = PythonScriptStep("read_in.py", name="report", arguments=["--in", metrics], inputs=[metrics],
+                              source_directory=SRC, compute_target="cpu-cluster")
+    run = Experiment(cloud_workspace, "cloud-sweep-outputs").submit(Pipeline(cloud_workspace, [tune, report]))
+    (put,) = [r for r in fake_aml.calls("PUT", r"/jobs/[^/]+$") if r.status in (200, 201)]
+    jobs = put.json()["properties"]["jobs"]
+    assert sorted(jobs) == ["report", "tune", "tune_training_outputs"]
+    writer = jobs["tune_training_outputs"]
+    assert writer["type"] == "command" and writer["inputs"]["acpt_after_tune"]["value"] == \
+        "${{parent.jobs.tune.outputs.acpt_done}}"
+    assert jobs["report"]["inputs"]["metrics_data"]["value"] == \
+        "${{parent.jobs.tune_training_outputs.outputs.metrics_data}}"
+    components = [c["properties"]["componentSpec"] for c in fake_aml.state.components.values()]
+    (spec,) = [c for c in components if "write_training_outputs.py" in c.get("command", "")]
+    assert spec["outputs"]["metrics_data"]["type"] == spec["outputs"]["saved_model"]["type"] == "uri_file"
+    assert "--model-file ${{outputs.saved_model}} outputs/model.txt --metrics ${{outputs.metrics_data}}" in \
+        spec["command"]
+    assert run.wait_for_completion(show_output=False) == "Completed"
+    assert sorted(s.name for s in run.get_steps()) == ["report", "tune"]  # the writer is no v1 step
+    (writer_job,) = [j for j in fake_aml.state.jobs.values() if j.node == "tune_training_outputs"]
+    hd = HyperDriveStepRun(run.find_step_run("tune")[0])
+    assert hd.get_output_data("metrics_data").path_on_datastore == f"azureml/{writer_job.name}/metrics_data"
+    assert hd.get_output_data("saved_model").path_on_datastore == f"azureml/{writer_job.name}/saved_model"
+    assert run.get_pipeline_output("metrics_output").path_on_datastore == f"azureml/{writer_job.name}/metrics_data"

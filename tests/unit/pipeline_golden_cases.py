@@ -73,6 +73,27 @@ def sweep_step():
     return Pipeline(_Workspace(), [prep, tune, score], description="tune inside a pipeline")
 
 
+def sweep_training_outputs():
+    """A HyperDriveStep with v1's TrainingOutputs: metrics_output read by a later step, the best trial's model file
+    and its whole outputs/ folder (written in v2 by a command node after the sweep node)."""
+    from acpt_estimator.v1.core.script_run_config import ScriptRunConfig
+    from acpt_estimator.v1.pipeline.core import TrainingOutput
+    from acpt_estimator.v1.pipeline.steps import HyperDriveStep
+    from acpt_estimator.v1.train.hyperdrive import GridParameterSampling, HyperDriveConfig, PrimaryMetricGoal, choice
+
+    metrics = PipelineData("metrics", datastore=_ds())
+    model_file = PipelineData("model_file", training_output=TrainingOutput("Model", model_file="outputs/model.txt"))
+    best_outputs = PipelineData("best_outputs", training_output=TrainingOutput("Model"))
+    config = HyperDriveConfig(
+        run_config=ScriptRunConfig(SRC, script="hd_trial.py", compute_target="gpu-cluster"),
+        hyperparameter_sampling=GridParameterSampling({"quality": choice(1, 3)}), primary_metric_name="accuracy",
+        primary_metric_goal=PrimaryMetricGoal.MINIMIZE, max_total_runs=2)
+    tune = HyperDriveStep("tune", config, outputs=[model_file, best_outputs], metrics_output=metrics)
+    report = PythonScriptStep("read_in.py", name="report", arguments=["--in", metrics, "--model", model_file],
+                              inputs=[metrics, model_file], source_directory=SRC, compute_target="cpu-cluster")
+    return Pipeline(_Workspace(), [tune, report])
+
+
 def step_parameters():
     """PipelineParameters outside arguments: a step's params (AML_PARAMETER_<name>), runconfig_pipeline_params and
     MpiStep's process counts (fixed in the node when the job is created)."""
@@ -89,4 +110,4 @@ def step_parameters():
 
 CASES = {"pipeline_prep_mpi_train": prep_and_mpi_train, "pipeline_step_parameters": step_parameters,
          "pipeline_estimator_outputs": estimator_outputs_and_order,
-         "pipeline_sweep_step": sweep_step}
+         "pipeline_sweep_step": sweep_step, "pipeline_sweep_training_outputs": sweep_training_outputs}

@@ -16,8 +16,12 @@ REGENERATE = os.environ.get("ACPT_REGENERATE_GOLDEN") == "1"
 
 
 def _normalise_node(node: dict) -> None:
+    from acpt_estimator.pipelines.sweep_outputs import CODE_DIR
+
     for holder in (node, node.get("component") or {}, node.get("trial") or {}):  # trial: a sweep node's
-        if isinstance(holder.get("code"), str):
+        if holder.get("code") == CODE_DIR:  # the installed package's folder
+            holder["code"] = "<sweep_outputs>"
+        elif isinstance(holder.get("code"), str):
             holder["code"] = os.path.relpath(holder["code"], os.path.abspath(SRC)).replace(".", "<steps>", 1)
         runtime = (holder.get("inputs") or {}).get(INPUT_NAME)
         if isinstance(runtime, dict) and "path" in runtime:  # the installed package's folder: differs per machine
@@ -101,10 +105,7 @@ def test_data_transfer_is_a_copy_node_and_steps_without_v2_equivalent_refuse_in_
         to_pipeline_job(Pipeline(_Workspace(), [kusto, write])._to_spec("golden"))
 
 
-def test_a_hyperdrive_step_is_a_sweep_node_over_its_trial_and_training_outputs_refuse_in_v2():
-    from acpt_estimator.exceptions import V1NotSupportedException
-    from acpt_estimator.v1.pipeline.core import PipelineData
-
+def test_a_hyperdrive_step_is_a_sweep_node_over_its_trial():
     job = _translated("pipeline_sweep_step")
     tune = job.jobs["tune_model"]
     assert type(tune).__name__ == "Sweep" and tune.display_name == "tune model"
@@ -114,17 +115,39 @@ def test_a_hyperdrive_step_is_a_sweep_node_over_its_trial_and_training_outputs_r
     assert job.jobs["score"].inputs["best_model"]._data.path == "${{parent.jobs.tune_model.outputs.best_model}}"
     assert "--quality '${{inputs.quality}}' --lr '${{inputs.lr}}'" in tune.trial.command
 
-    pipeline = CASES["pipeline_sweep_step"]()
-    tune_step = pipeline._steps[1]
-    metrics = PipelineData("metrics")
-    from acpt_estimator.v1.pipeline.steps import HyperDriveStep
 
-    with_metrics = HyperDriveStep("tune", tune_step.hyperdrive_config, estimator_entry_script_arguments=[
-        "--data", tune_step._inputs[0]], inputs=list(tune_step._inputs), metrics_output=metrics)
-    from acpt_estimator.v1.pipeline.core import Pipeline
+def test_a_hyperdrive_steps_training_outputs_are_written_by_a_command_node_after_its_sweep_node():
+    job = _translated("pipeline_sweep_training_outputs")
+    assert list(job.jobs) == ["tune", "tune_training_outputs", "report"]
+    writer = job.jobs["tune_training_outputs"]
+    # it starts once the sweep node (every trial) has ended, in the step's environment and compute
+    assert writer.inputs["acpt_after_tune"]._data.path == "${{parent.jobs.tune.outputs.acpt_done}}"
+    assert writer.environment == job.jobs["tune"].trial.environment and writer.compute == "gpu-cluster"
+    assert {n: o.type for n, o in writer.outputs.items()} == {
+        "metrics": "uri_file", "model_file": "uri_file", "best_outputs": "uri_folder"}  # v1: files at the path
+    assert writer.component.command.splitlines()[-1] == (
+        "python write_training_outputs.py --sweep-node tune --primary-metric accuracy --goal minimize "
+        "--model-file ${{outputs.model_file}} outputs/model.txt --model-folder ${{outputs.best_outputs}} "
+        "--metrics ${{outputs.metrics}} --job-runtime ${{inputs.acpt_job_runtime}}")
+    report = job.jobs["report"]  # consumers read the writer's outputs, as files
+    assert report.inputs["metrics"]._data.path == "${{parent.jobs.tune_training_outputs.outputs.metrics}}"
+    assert report.component.inputs["metrics"].type == "uri_file"
+    assert "metrics" not in (job.jobs["tune"].outputs or {})  # the trials write none of them
 
-    from .pipeline_golden_cases import _Workspace
 
-    spec = Pipeline(_Workspace(), [with_metrics])._to_spec("golden")
-    with pytest.raises(V1NotSupportedException, match=r"metrics_output.*TrainingOutput\('Metrics'\).*Use instead"):
-        to_pipeline_job(spec)
+def test_on_an_acpt_curated_environment_the_writer_node_still_gets_the_job_runtime_folder():
+    import attrs
+
+    from acpt_estimator.spec import EnvironmentSpec
+
+    spec = CASES["pipeline_sweep_training_outputs"]()._to_spec("golden")
+    curated = EnvironmentSpec(kind="curated", name="AzureML-acpt-pytorch-2.8-cuda12.6", label="latest")
+    tune = spec.step("tune")
+    spec = attrs.evolve(spec, steps=tuple(attrs.evolve(s, job=attrs.evolve(s.job, environment=curated))
+                                          if s is tune else s for s in spec.steps))
+    job = to_pipeline_job(spec)
+    writer = job.jobs["tune_training_outputs"]
+    assert writer.environment == "azureml:AzureML-acpt-pytorch-2.8-cuda12.6@latest"
+    assert writer.inputs[INPUT_NAME]._data.path == RUNTIME_DIR  # read by the script, not put on PYTHONPATH
+    assert "PYTHONPATH" not in writer.component.command
+    assert writer.component.command.endswith("--job-runtime ${{inputs.acpt_job_runtime}}")

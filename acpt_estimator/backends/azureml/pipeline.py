@@ -82,7 +82,7 @@ class CloudPipelineRun:
             child = children.get(node)
             result[node] = {"displayName": display.get(node, node), "runId": getattr(child, "name", None),
                             "status": stream.v1_status(child.status) if child is not None else "NotStarted",
-                            "reused": False, "outputs": self._outputs_of(node, child)}
+                            "reused": False, "outputs": self._outputs_of(node, child, children)}
         return result
 
     def step_runs(self) -> dict:
@@ -91,6 +91,8 @@ class CloudPipelineRun:
         runs = {}
         for node, child in self._child_jobs().items():
             step = self._step(node)
+            if step is None and self.spec is not None:  # a node no v1 step is (a sweep's TrainingOutputs writer)
+                continue
             if step is not None and step.kind == "sweep":  # a HyperDriveStep: the sweep run (v1 HyperDriveStepRun)
                 from ...pipelines.kinds.sweep_config import StepSweepConfig
 
@@ -108,16 +110,24 @@ class CloudPipelineRun:
         except KeyError:
             return None
 
-    def _outputs_of(self, node, child) -> dict:
+    def _outputs_of(self, node, child, children=None) -> dict:
         """Output name -> datastore URI where the step wrote it (the service fills ${{name}} with the name of the job
-        that wrote it: the child's, or for a sweep node its best trial's, whose outputs v2 passes on)."""
+        that wrote it: the child's, or for a sweep node its best trial's, whose outputs v2 passes on; a sweep's
+        TrainingOutputs, the node's after it)."""
         if child is None or self.spec is None:
             return {}
         step = self.spec.step(node)
+        uris = {}
+        if step.kind == "sweep" and step.sweep.training_outputs:
+            from ...pipelines.kinds.sweep_v2_outputs import follower_name
+
+            follower = (self._child_jobs() if children is None else children).get(follower_name(step))
+            for item in (t.output for t in step.sweep.training_outputs):
+                if follower is not None:
+                    uris[item.name] = item.uri.replace("{run-id}", follower.name).replace("{output-name}", item.name)
         writer = self._best_trial(step, child) if step.kind == "sweep" else child.name
         if writer is None:
-            return {}
-        uris = {}
+            return uris
         for item in step.job.outputs:
             uri = item.uri.replace("{run-id}", writer).replace("{output-name}", item.name)
             uris[item.name] = uri
@@ -142,7 +152,8 @@ class CloudPipelineRun:
 
     def all_outputs(self) -> dict:
         children = self._child_jobs()
-        return {node: self._outputs_of(node, children.get(node)) for node in children}
+        return {node: self._outputs_of(node, children.get(node), children) for node in children
+                if self._step(node) is not None}
 
     def pipeline_outputs(self) -> dict:
         """v1 pipeline output name (PipelineData's pipeline_output_name) -> the step output's name."""

@@ -19,6 +19,10 @@ class V2StepContext:
     def __init__(self, pipeline_job, context_root=None, values=None):
         self.pipeline_job, self.context_root = pipeline_job, context_root
         self.values = dict(values or {})  # parameter name -> the value this job is created with
+        self.followers: list = []  # nodes a step adds after its own (a sweep's TrainingOutputs writer)
+
+    def add_follower(self, node) -> None:
+        self.followers.append(node)
 
     def bind_parameters(self, node, step) -> None:
         """Each pipeline parameter the step's node takes as an input reads the pipeline's input of that name (one
@@ -61,6 +65,9 @@ def to_pipeline_job(spec, values: dict | None = None, *, context_root=None, vali
         node = import_module(STEP_KINDS[step.kind]).to_v2_node(step, context)
         context.bind_parameters(node, step)
         job.jobs[step.name] = node
+        for follower in context.followers:
+            job.jobs[follower.name] = follower
+        context.followers.clear()
     if validate:
         validate_pipeline_job(job)
     return job
@@ -80,10 +87,22 @@ def apply_settings(job, spec, regenerate_outputs: bool = False) -> None:
 CONTROL_OUTPUT = "acpt_done"
 
 
+def _producers(spec) -> dict:
+    """(step, output name) -> (node, v2 type) for outputs written by a node other than the step's own (a kind's
+    ``v2_producers``: a HyperDriveStep's TrainingOutputs are written by a node after its sweep node)."""
+    found = {}
+    for step in spec.steps:
+        producers = getattr(import_module(STEP_KINDS[step.kind]), "v2_producers", None)
+        for output, producer in (producers(step) if producers else {}).items():
+            found[(step.name, output)] = producer
+    return found
+
+
 def _with_control_edges(spec) -> list:
     """The steps in dependency order, ready for any kind's ``to_v2_node``: linked inputs read
     ``${{parent.jobs.<node>.outputs.<name>}}``, and each ``run_after`` without data is a data edge (v2 orders nodes
-    only by data, so the earlier node writes an empty ``acpt_done`` output that the later one takes as an input)."""
+    only by data, so the earlier node writes an empty ``acpt_done`` output that the later one takes as an input;
+    a step with a follower node, which waits on it the same way, writes one too)."""
     import attrs
 
     from ...datastore_paths import datastore_uri
@@ -91,8 +110,9 @@ def _with_control_edges(spec) -> list:
     from ...spec import DataOutput
 
     order = dag.topological_order(spec)
+    producers = _producers(spec)
     waited_on = {before for s in spec.steps for before in s.run_after
-                 if not any(link.step == before for link in s.links)}
+                 if not any(link.step == before for link in s.links)} | {step for step, _ in producers}
     store = spec.default_datastore or "workspaceblobstore"
     path = "azureml/{run-id}/{output-name}"
     steps = []
@@ -110,10 +130,18 @@ def _with_control_edges(spec) -> list:
                 inputs.append(DataInput(name=input_name, reference_name=input_name, kind="step_output", mode="mount",
                                         uri_type="uri_folder", uri=f"step://{before}/{CONTROL_OUTPUT}"))
                 links.append(StepLink(input_name, before, CONTROL_OUTPUT))
-        bound = {link.input_name: "${{parent.jobs.%s.outputs.%s}}" % (link.step, link.output) for link in links}
-        inputs = [attrs.evolve(i, uri=bound[i.name]) if i.name in bound else i for i in inputs]
+        bound = {link.input_name: (link.step, link.output) for link in links}
+        inputs = [_bound(i, *bound[i.name], producers) if i.name in bound else i for i in inputs]
         steps.append(attrs.evolve(step, job=attrs.evolve(job, inputs=tuple(inputs)), links=tuple(links)))
     return steps
+
+
+def _bound(item, step: str, output: str, producers: dict):
+    """A linked input reading the node that writes ``output`` (a file output is read as one)."""
+    import attrs
+
+    node, uri_type = producers.get((step, output), (step, item.uri_type))
+    return attrs.evolve(item, uri="${{parent.jobs.%s.outputs.%s}}" % (node, output), uri_type=uri_type)
 
 
 def validate_pipeline_job(job) -> None:

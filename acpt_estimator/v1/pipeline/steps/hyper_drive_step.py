@@ -1,8 +1,8 @@
 """v1 ``azureml.pipeline.steps.hyper_drive_step``: a HyperDrive sweep as a pipeline step.
 
 Locally the trials run through the local HyperDrive engine; on Azure ML the step is a v2 sweep node. The step's
-outputs are the best trial's; ``metrics_output`` (and outputs with ``TrainingOutput``) are written locally after the
-trials, as v1's service did, and refused on Azure ML (a v2 sweep node writes neither).
+outputs are the best trial's; ``metrics_output`` (and outputs with ``TrainingOutput``) are written after the trials,
+as v1's service did: locally by the step, on Azure ML by a command node after the sweep node.
 """
 
 from __future__ import annotations
