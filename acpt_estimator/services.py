@@ -25,6 +25,20 @@ are v1 definitions handed in, read through their methods and copied):
   models       get(name, version) / list(name) / register(...) -> model records (dicts of v1's fields);
                update(record); delete(record); download(record, target_dir, exist_ok) -> path; path_here(name,
                version) -> the local registry's folder, None when the model must be downloaded
+  pipeline_endpoints  publish(name, description, published_id) / get(name) / add(name, published_id, make_default)
+               / set_default(name, version) / rename(name, new_name) / set_status(name, status) -> endpoint records
+               (id, name, description, status, defaultVersion, versions {version: published id}, endpoint);
+               list(); submit(record, version, published, experiment, values) -> pipeline run handle
+  published_pipelines  publish(spec, name, description, version, continue_on_step_failure) / get(id) /
+               set_status(id, status) -> published records (id, name, version, status, continueOnStepFailure,
+               totalRunSteps, stepNames, spec, componentId in Azure); list(active_only); spec(record) -> PipelineSpec;
+               endpoint(id, component_id) -> its URL; submit(record, experiment, values, continue_on_step_failure)
+  schedules    create(name, published, experiment_name, recurrence, description, pipeline_parameters, values_of,
+               continue_on_step_failure, wait_timeout, endpoint_id, endpoint) / get(id) / update(id, name,
+               description, recurrence, pipeline_parameters, values_of, status, continue_on_step_failure,
+               wait_timeout) / set_enabled(id, enabled, wait_timeout) -> schedule records; list(active_only);
+               runs(id) -> (experiment name, run ids newest first); values_of(spec) -> parameter values, called
+               where the values are sent when the schedule is made
   secrets      set(name, value, content_type); read(name) -> {"value", "content_type"} or None; names() -> list;
                delete(name) -> False when there was no such secret
   workspace    details() -> v1's get_details() dict; update(friendly_name, description, tags, image_build_compute);

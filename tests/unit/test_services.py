@@ -1,7 +1,7 @@
 """The workspace services (``acpt_estimator.services``) are the one place that picks the local store or Azure.
 
-Their two implementations offer the same operations in every area, and the v1 classes in v1/core, v1/data and
-v1/train ask them instead of reading the workspace's locality themselves.
+Their two implementations offer the same operations in every area, and the v1 classes in v1/core, v1/data,
+v1/pipeline and v1/train ask them instead of reading the workspace's locality themselves.
 """
 
 import ast
@@ -17,10 +17,11 @@ from acpt_estimator.backends.azureml.workspaces import CloudWorkspaces
 from acpt_estimator.backends.local.services import LocalServices
 from acpt_estimator.backends.local.workspaces import LocalWorkspaces
 
-AREAS = ("compute", "datasets", "datastores", "environments", "experiments", "models", "secrets", "workspace")
+AREAS = ("compute", "datasets", "datastores", "environments", "experiments", "models", "pipeline_endpoints",
+         "published_pipelines", "schedules", "secrets", "workspace")
 V1 = os.path.join(os.path.dirname(acpt_estimator.__file__), "v1")
 # What decides locality; v1 code outside the Workspace's own state must not read or call these.
-LOCALITY = {"_offline", "is_local", "local_mode", "offline_mode", "is_local_workspace"}
+LOCALITY = {"_offline", "is_local", "local_mode", "offline_mode", "is_local_workspace", "in_cloud"}
 # v1/core/workspace.py defines the state the services read: ``_offline`` (local-only, or local runs forced, or
 # ``convert`` capturing) and ``is_local``. Defining them is the Workspace's own business, not a backend choice.
 OWN_STATE = {("core/workspace.py", "_offline"), ("core/workspace.py", "offline_mode")}
@@ -75,7 +76,7 @@ def _locality_reads(path: str) -> list:
 
 def test_v1_classes_do_not_choose_a_backend():
     reads = []
-    for folder in ("core", "data", "train"):
+    for folder in ("core", "data", "pipeline", "train"):
         for root, _, files in os.walk(os.path.join(V1, folder)):
             for file in sorted(f for f in files if f.endswith(".py")):
                 path = os.path.join(root, file)
@@ -83,3 +84,13 @@ def test_v1_classes_do_not_choose_a_backend():
                 reads += [f"{shown}:{line} reads {name}" for name, line in _locality_reads(path)
                           if (shown, name) not in OWN_STATE]
     assert reads == [], "ask acpt_estimator.services instead:\n" + "\n".join(reads)
+
+
+@pytest.mark.parametrize("area", AREAS)
+def test_local_and_cloud_operations_take_the_same_parameters(area):
+    local, cloud = type(getattr(LocalServices(_Workspace()), area)), type(getattr(CloudServices(_Workspace()), area))
+    methods = [n for n, _ in inspect.getmembers(local, inspect.isfunction) if not n.startswith("_")]
+    assert methods
+    for name in methods:
+        assert list(inspect.signature(getattr(local, name)).parameters) == \
+            list(inspect.signature(getattr(cloud, name)).parameters), f"{area}.{name}"

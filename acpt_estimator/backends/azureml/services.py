@@ -16,6 +16,7 @@ class CloudServices:
         from .datasets import CloudDatasets
         from .datastore_registry import CloudDatastores
         from .environments import CloudEnvironments
+        from .publishing_services import CloudPipelineEndpoints, CloudPublishedPipelines, CloudSchedules
         from .workspaces import CloudWorkspace
 
         self.compute = CloudCompute(workspace)
@@ -24,6 +25,9 @@ class CloudServices:
         self.environments = CloudEnvironments(workspace)
         self.experiments = CloudExperiments(workspace)
         self.models = CloudModels(workspace)
+        self.pipeline_endpoints = CloudPipelineEndpoints(workspace)
+        self.published_pipelines = CloudPublishedPipelines(workspace)
+        self.schedules = CloudSchedules(workspace)
         self.secrets = CloudSecrets(workspace)
         self.workspace = CloudWorkspace(workspace)
 

@@ -17,6 +17,7 @@ class LocalServices:
         from .datasets import LocalDatasets
         from .datastore_registry import LocalDatastores
         from .environments import LocalEnvironments
+        from .publishing import LocalPipelineEndpoints, LocalPublishedPipelines, LocalSchedules
         from .workspaces import LocalWorkspace
 
         self.compute = LocalCompute(workspace)
@@ -25,6 +26,9 @@ class LocalServices:
         self.environments = LocalEnvironments(workspace)
         self.experiments = LocalExperiments()
         self.models = LocalModels()
+        self.pipeline_endpoints = LocalPipelineEndpoints()
+        self.published_pipelines = LocalPublishedPipelines()
+        self.schedules = LocalSchedules()
         self.secrets = LocalSecrets()
         self.workspace = LocalWorkspace(workspace)
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from acpt_estimator.arguments import ArgumentBuilder
 from acpt_estimator.exceptions import UserErrorException
-from acpt_estimator.target import backend_for
 
 
 def parameter_values(spec, pipeline_parameters) -> dict:
@@ -34,24 +33,8 @@ def parameter_values(spec, pipeline_parameters) -> dict:
     return values
 
 
-def pipeline_backend(spec) -> str:
-    targets = [s.job.compute.target for s in spec.steps if s.job is not None]
-    cloud = [t for t in targets if t != "local"]
-    return backend_for(cloud[0] if cloud else "local")
-
-
 def submit_pipeline_spec(spec, experiment, pipeline_parameters, regenerate_outputs, workspace):
     """Start the pipeline on the backend its steps' compute targets select; returns the backend's handle."""
-    values = parameter_values(spec, pipeline_parameters)
-    backend = pipeline_backend(spec)
-    if backend == "local":
-        from acpt_estimator.pipelines.local import submit
+    from acpt_estimator.pipelines.dispatch import submit_spec
 
-        return submit(spec, experiment, values, regenerate_outputs)
-    if backend == "capture":
-        from acpt_estimator.backends.capture import submit_pipeline as capture
-
-        return capture(spec, experiment, values, regenerate_outputs)
-    from acpt_estimator.backends.azureml.pipeline import submit_pipeline
-
-    return submit_pipeline(spec, experiment, values, regenerate_outputs)
+    return submit_spec(spec, experiment, parameter_values(spec, pipeline_parameters), regenerate_outputs)

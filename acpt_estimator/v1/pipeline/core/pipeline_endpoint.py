@@ -3,14 +3,9 @@ endpoint whose deployments are the published pipeline components); submit runs t
 
 from __future__ import annotations
 
-import time
-
-from acpt_estimator.pipelines import published as store
-from acpt_estimator.v1._refusal import refuse
+from acpt_estimator.services import services_for
 from acpt_estimator.v1.pipeline.core.published_pipeline import PublishedPipeline
 from acpt_estimator.v1.pipeline.core.run import PipelineRun
-
-from ._publishing import in_cloud
 
 
 class PipelineIdVersion:
@@ -40,14 +35,9 @@ class PipelineEndpoint:
 
     @classmethod
     def _from_record(cls, record, workspace):
-        from acpt_estimator.backends.local.store import file_uri
-
         versions = [PipelineIdVersion(v, pid) for v, pid in record["versions"].items()]
-        if "endpoint" in record:  # Azure ML: the batch endpoint's name and scoring URI
-            return cls(workspace, record["id"], record["name"], record["description"], record["status"],
-                       record["defaultVersion"], record["endpoint"], versions)
-        return cls(workspace, record["name"], record["name"], record["description"], record["status"],
-                   record["defaultVersion"], file_uri(store.endpoint_path(record["name"])), versions)
+        return cls(workspace, record["id"], record["name"], record["description"], record["status"],
+                   record["defaultVersion"], record["endpoint"], versions)
 
     id = property(lambda self: self._id)
     name = property(lambda self: self._name)
@@ -58,32 +48,20 @@ class PipelineEndpoint:
     swaggerurl = property(lambda self: None)
     pipeline_version_list = property(lambda self: list(self._versions))
 
+    def _endpoints(self):
+        return services_for(self._workspace).pipeline_endpoints
+
     def _record(self):
-        if in_cloud(self._workspace):
-            return _cloud().get(self._workspace, self._name)
-        record = store.get_endpoint(self._name)
-        if record is None:
-            raise ValueError(f"Pipeline endpoint {self._name!r} is not in the local store.")
-        return record
+        return self._endpoints().get(self._name)
 
     def _save(self, record):
-        if not in_cloud(self._workspace):
-            store.save_endpoint(record)
         self.__dict__.update(PipelineEndpoint._from_record(record, self._workspace).__dict__)
 
     @staticmethod
     def publish(workspace, name, description, pipeline, _workflow_provider=None, _service_endpoint=None, **kwargs):
         """A new endpoint whose version "0" (the default) is ``pipeline`` (a PublishedPipeline); on Azure ML a batch
         endpoint whose default deployment is the published pipeline's component."""
-        if in_cloud(workspace):
-            record = _cloud().publish(workspace, name, description, _published_record(workspace, pipeline))
-            return PipelineEndpoint._from_record(record, workspace)
-        if store.get_endpoint(name) is not None:
-            raise ValueError(f"Pipeline endpoint {name!r} already exists; add versions with "
-                             "PipelineEndpoint.get(ws, name=...).add_default(published_pipeline).")
-        record = {"name": name, "description": description, "status": "Active", "defaultVersion": "0",
-                  "versions": {"0": _pipeline_id(pipeline)}, "createdTime": time.time()}
-        store.save_endpoint(record)
+        record = services_for(workspace).pipeline_endpoints.publish(name, description, _pipeline_id(pipeline))
         return PipelineEndpoint._from_record(record, workspace)
 
     @staticmethod
@@ -91,16 +69,11 @@ class PipelineEndpoint:
         if not (name or id):
             raise ValueError("PipelineEndpoint.get(ws, id=None, name=None): name the endpoint (name=...) or give "
                              "its id (PipelineEndpoint.list(ws) shows both).")
-        if in_cloud(workspace):
-            return PipelineEndpoint._from_record(_cloud().get(workspace, name or id), workspace)
-        record = store.get_endpoint(name or id)
-        if record is None:
-            raise ValueError(f"No pipeline endpoint {name or id!r} in the local store.")
-        return PipelineEndpoint._from_record(record, workspace)
+        return PipelineEndpoint._from_record(services_for(workspace).pipeline_endpoints.get(name or id), workspace)
 
     @staticmethod
     def list(workspace, active_only=True, max_results=100, _workflow_provider=None, _service_endpoint=None):
-        records = _cloud().all_endpoints(workspace) if in_cloud(workspace) else store.all_endpoints()
+        records = services_for(workspace).pipeline_endpoints.list()
         return [PipelineEndpoint._from_record(r, workspace) for r in records
                 if not active_only or r["status"] == "Active"][:max_results]
 
@@ -109,22 +82,12 @@ class PipelineEndpoint:
         return PipelineEndpoint.list(workspace, active_only)
 
     def add(self, pipeline):
-        if in_cloud(self._workspace):  # a new deployment of the published pipeline's component
-            return self._save(_cloud().add(self._workspace, self._name, _published_record(self._workspace, pipeline),
-                                           False))
-        record = self._record()
-        version = str(max(int(v) for v in record["versions"]) + 1)
-        record["versions"][version] = _pipeline_id(pipeline)
-        self._save(record)
+        """One more version (the highest plus one) running ``pipeline``."""
+        self._save(self._endpoints().add(self._name, _pipeline_id(pipeline), False))
 
     def add_default(self, pipeline):
-        if in_cloud(self._workspace):  # a new deployment, made the endpoint's default deployment
-            return self._save(_cloud().add(self._workspace, self._name, _published_record(self._workspace, pipeline),
-                                           True))
-        self.add(pipeline)
-        record = self._record()
-        record["defaultVersion"] = str(max(int(v) for v in record["versions"]))
-        self._save(record)
+        """One more version running ``pipeline``, made the default."""
+        self._save(self._endpoints().add(self._name, _pipeline_id(pipeline), True))
 
     def set_default(self, pipeline):
         record = self._record()
@@ -138,10 +101,7 @@ class PipelineEndpoint:
         record = self._record()
         if str(version) not in record["versions"]:
             raise ValueError(f"Endpoint {self._name!r} has versions {sorted(record['versions'])}, not {version!r}.")
-        if in_cloud(self._workspace):  # the batch endpoint's default deployment
-            return self._save(_cloud().set_default(self._workspace, self._name, version))
-        record["defaultVersion"] = str(version)
-        self._save(record)
+        self._save(self._endpoints().set_default(self._name, version))
 
     def get_default_version(self):
         return self._record()["defaultVersion"]
@@ -164,59 +124,33 @@ class PipelineEndpoint:
     list_versions = get_all_versions
 
     def set_name(self, name):
-        if in_cloud(self._workspace):
-            refuse("PipelineEndpoint.set_name", f"pipeline endpoint {self._name!r} is v2 batch endpoint {self._id!r}, "
-                   "and a v2 endpoint's name cannot change.", "PipelineEndpoint.publish(ws, new_name, description, "
-                   "pipeline) with the same published pipelines, then delete the old endpoint with "
-                   f"ml_client.batch_endpoints.begin_delete({self._id!r})")
-        record = self._record()
-        store.endpoint_path(name)  # the new name is checked first
-        import os
-
-        os.unlink(store.endpoint_path(self._name))
-        record["name"] = name
-        self._save(record)
+        self._save(self._endpoints().rename(self._name, name))
 
     def submit(self, experiment_name, pipeline_parameters=None, parent_run_id=None, pipeline_version=None):
+        """Run the endpoint's version ``pipeline_version`` (the default unless named): on Azure ML the batch
+        endpoint's deployment of it is invoked (a pipeline job)."""
         from acpt_estimator.v1 import _params
-
-        _params.check("PipelineEndpoint.submit", parent_run_id=parent_run_id)
-        if in_cloud(self._workspace):
-            return self._submit_in_cloud(experiment_name, pipeline_parameters, pipeline_version)
-        return self.get_pipeline(pipeline_version).submit(self._workspace, experiment_name, pipeline_parameters)
-
-    def _submit_in_cloud(self, experiment_name, pipeline_parameters, pipeline_version):
-        """Invoke the batch endpoint's deployment of the version (the default unless named): a pipeline job."""
         from acpt_estimator.v1.core.experiment import Experiment
         from acpt_estimator.v1.pipeline.core._submit import parameter_values
 
+        _params.check("PipelineEndpoint.submit", parent_run_id=parent_run_id)
         record = self._record()
         version = str(pipeline_version) if pipeline_version is not None else record["defaultVersion"]
         if version not in record["versions"]:
             raise ValueError(f"PipelineEndpoint.submit(pipeline_version={pipeline_version!r}): endpoint "
                              f"{self._name!r} has versions {sorted(record['versions'], key=int)}.")
-        published = _cloud_publishing().get(self._workspace, record["versions"][version])
+        published_pipelines = services_for(self._workspace).published_pipelines
+        published = published_pipelines.get(record["versions"][version])
         if published["status"] != "Active":
             raise ValueError(f"Published pipeline {published['id']} (version {version} of endpoint {self._name!r}) "
                              "is Disabled; enable() it first.")
         experiment = Experiment(self._workspace, experiment_name)
-        values = parameter_values(published["spec"], pipeline_parameters)
-        handle = _cloud().submit(self._workspace, experiment, record, version, published, values)
+        values = parameter_values(published_pipelines.spec(published), pipeline_parameters)
+        handle = self._endpoints().submit(record, version, published, experiment, values)
         return PipelineRun._of_pipeline(experiment, handle)
 
     def _set_status(self, status):
-        if in_cloud(self._workspace) and status == "Active":
-            return  # a v2 batch endpoint is always active (disable() refuses there): nothing to change
-        if in_cloud(self._workspace):
-            what = {"Disabled": "disable", "Archived": "archive"}[status]
-            refuse(f"PipelineEndpoint.{what}", f"pipeline endpoint {self._name!r} is v2 batch endpoint {self._id!r}, "
-                   "and v2 batch endpoints have no disabled or archived state: anyone allowed to invoke it can.",
-                   f"delete it with ml_client.batch_endpoints.begin_delete({self._id!r}) (not reversible: publish it "
-                   "again to bring it back), or disable the published pipelines it deploys (PublishedPipeline."
-                   "disable(): their components are archived, and submit() through this endpoint refuses)")
-        record = self._record()
-        record["status"] = status
-        self._save(record)
+        self._save(self._endpoints().set_status(self._name, status))
 
     def disable(self):
         self._set_status("Disabled")
@@ -233,23 +167,6 @@ class PipelineEndpoint:
             self.set_name(name)
         self._set_status("Active")
         return self
-
-
-def _cloud():
-    from acpt_estimator.backends.azureml import pipeline_endpoints
-
-    return pipeline_endpoints
-
-
-def _cloud_publishing():
-    from acpt_estimator.backends.azureml import publishing
-
-    return publishing
-
-
-def _published_record(workspace, pipeline):
-    """The registered pipeline component behind ``pipeline`` (a PublishedPipeline of this Azure ML workspace)."""
-    return _cloud_publishing().get(workspace, _pipeline_id(pipeline))
 
 
 def _pipeline_id(pipeline):

@@ -3,23 +3,13 @@ registered v2 pipeline component on an Azure ML workspace)."""
 
 from __future__ import annotations
 
-from acpt_estimator.pipelines import published as store
-from acpt_estimator.v1._refusal import refuse, refused
-
-from ._publishing import ENDPOINT_REPLACEMENT, in_cloud
-
-
-def _cloud():
-    from acpt_estimator.backends.azureml import publishing
-
-    return publishing
+from acpt_estimator.services import services_for
+from acpt_estimator.v1._refusal import refused
 
 
 def _keep(workspace, spec, name, description, version, continue_on_step_failure):
-    if in_cloud(workspace):
-        record = _cloud().publish(workspace, spec, name, description, version, continue_on_step_failure)
-    else:
-        record = store.publish(spec, name, description, version, continue_on_step_failure)
+    record = services_for(workspace).published_pipelines.publish(spec, name, description, version,
+                                                                 continue_on_step_failure)
     return PublishedPipeline._from_record(record, workspace)
 
 
@@ -57,11 +47,8 @@ class PublishedPipeline:
 
     @classmethod
     def _from_record(cls, record, workspace):
-        from acpt_estimator.backends.local.store import file_uri, home
-
-        endpoint = None if record.get("componentId") else file_uri(f"{home()}/published/{record['id']}.json")
         return cls(record["name"], record["id"], record["description"], record["version"], record["id"],
-                   record["status"], endpoint, record["totalRunSteps"], workspace, record["continueOnStepFailure"],
+                   record["status"], None, record["totalRunSteps"], workspace, record["continueOnStepFailure"],
                    _step_names=record.get("stepNames"), _component_id=record.get("componentId"))
 
     name = property(lambda self: self._name)
@@ -73,28 +60,19 @@ class PublishedPipeline:
     @property
     def endpoint(self):
         """Local: the store file; Azure ML: the scoring URI of the batch endpoint (PipelineEndpoint) deploying it."""
-        if self._component_id is not None:
-            from acpt_estimator.backends.azureml import pipeline_endpoints
-
-            uri = pipeline_endpoints.scoring_uri_of(self._workspace, self._id)
-            if uri is None:
-                refuse("PublishedPipeline.endpoint", f"published pipeline {self._id!r} is v2 pipeline component "
-                       f"{self._component_id}, which has no REST URL of its own, and no batch endpoint deploys it.",
-                       ENDPOINT_REPLACEMENT)
-            return uri
-        return self._endpoint
+        return self._endpoint or services_for(self._workspace).published_pipelines.endpoint(self._id,
+                                                                                             self._component_id)
 
     total_run_steps = property(lambda self: self._total_run_steps)
     continue_on_step_failure = property(lambda self: self._continue_on_step_failure)
 
     @staticmethod
     def get(workspace, id, _workflow_provider=None, _service_endpoint=None):
-        record = _cloud().get(workspace, id) if in_cloud(workspace) else store.get(id)
-        return PublishedPipeline._from_record(record, workspace)
+        return PublishedPipeline._from_record(services_for(workspace).published_pipelines.get(id), workspace)
 
     @staticmethod
     def list(workspace, active_only=True, _service_endpoint=None):
-        records = _cloud().all_published(workspace, active_only) if in_cloud(workspace) else store.all_published()
+        records = services_for(workspace).published_pipelines.list(active_only)
         return [PublishedPipeline._from_record(r, workspace) for r in records
                 if not active_only or r["status"] == "Active"]
 
@@ -105,38 +83,24 @@ class PublishedPipeline:
     def submit(self, workspace, experiment_name, pipeline_parameters=None, _workflow_provider=None,
                _service_endpoint=None, parent_run_id=None, continue_on_step_failure=None):
         """Run the published pipeline again (its steps' snapshots are taken now, from their folders)."""
-        import attrs
-
+        from acpt_estimator.v1 import _params
         from acpt_estimator.v1.core.experiment import Experiment
-        from acpt_estimator.v1.pipeline.core._submit import submit_pipeline_spec
+        from acpt_estimator.v1.pipeline.core._submit import parameter_values
         from acpt_estimator.v1.pipeline.core.run import PipelineRun
 
-        from acpt_estimator.v1 import _params
-
         _params.check("PublishedPipeline.submit", parent_run_id=parent_run_id)
-        cloud = in_cloud(workspace)
-        record = _cloud().get(workspace, self._id) if cloud else store.get(self._id)
+        published = services_for(workspace).published_pipelines
+        record = published.get(self._id)
         if record["status"] != "Active":
             raise ValueError(f"Published pipeline {self._name!r} ({self._id}) is {record['status']}; enable() it "
                              "first.")
         experiment = Experiment(workspace, experiment_name)
         cont = record["continueOnStepFailure"] if continue_on_step_failure is None else continue_on_step_failure
-        if cloud:
-            from acpt_estimator.v1.pipeline.core._submit import parameter_values
-
-            values = parameter_values(record["spec"], pipeline_parameters)
-            handle = _cloud().submit(workspace, experiment, record, values, bool(cont))
-            return PipelineRun._of_pipeline(experiment, handle)
-        spec = store.spec_of(record)
-        spec = attrs.evolve(spec, experiment_name=experiment_name, continue_on_step_failure=bool(cont),
-                            tags={"azureml.pipelineid": self._id})
-        handle = submit_pipeline_spec(spec, experiment, pipeline_parameters, False, workspace)
-        return PipelineRun._of_pipeline(experiment, handle)
+        values = parameter_values(published.spec(record), pipeline_parameters)
+        return PipelineRun._of_pipeline(experiment, published.submit(record, experiment, values, bool(cont)))
 
     def _set_status(self, status):
-        if in_cloud(self._workspace):
-            return _cloud().set_status(self._workspace, self._id, status)["status"]
-        return store.set_status(self._id, status)["status"]
+        return services_for(self._workspace).published_pipelines.set_status(self._id, status)["status"]
 
     def disable(self):
         """Local: marked Disabled; Azure ML: the component version is archived (restored by ``enable``)."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import datetime
 
-from acpt_estimator.pipelines import schedules as store
+from acpt_estimator.services import services_for
 from acpt_estimator.v1 import _params
 from acpt_estimator.v1._refusal import refused
 from acpt_estimator.v1.core.datastore import Datastore
@@ -17,13 +17,7 @@ from acpt_estimator.v1.core.experiment import Experiment
 from acpt_estimator.v1.pipeline.core.published_pipeline import PublishedPipeline
 from acpt_estimator.v1.pipeline.core.run import PipelineRun
 
-from ._publishing import in_cloud
 from ._time_zone import TimeZone
-
-def _cloud():
-    from acpt_estimator.backends.azureml import schedules
-
-    return schedules
 
 
 _DAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
@@ -121,13 +115,10 @@ class Schedule:
         """A schedule of published pipeline ``pipeline_id`` (local: run by ``acpt-estimator schedules run-due``)."""
         _params.check("Schedule.create", polling_interval=polling_interval, path_on_datastore=path_on_datastore,
                       data_path_parameter_name=data_path_parameter_name)
-        if in_cloud(workspace):  # the service accepts it within seconds: always waited for (wait_timeout)
-            return Schedule._create_in_cloud(workspace, name, pipeline_id, experiment_name, recurrence, description,
-                                             pipeline_parameters, datastore, continue_on_step_failure, wait_timeout)
-        del wait_for_provisioning, wait_timeout  # a local schedule is in force once written: nothing to wait for
-        PublishedPipeline.get(workspace, pipeline_id)  # it must exist
-        return Schedule._create(workspace, name, experiment_name, recurrence, description, pipeline_parameters,
-                                datastore, continue_on_step_failure, pipelineId=pipeline_id)
+        del wait_for_provisioning  # local: in force once written; Azure ML: always waited for (wait_timeout)
+        published = services_for(workspace).published_pipelines.get(pipeline_id)  # it must exist
+        return Schedule._create(workspace, name, published, experiment_name, recurrence, description,
+                                pipeline_parameters, datastore, continue_on_step_failure, wait_timeout)
 
     @staticmethod
     def create_for_pipeline_endpoint(workspace, name, pipeline_endpoint_id, experiment_name, recurrence=None,
@@ -135,18 +126,16 @@ class Schedule:
                                      wait_timeout=3600, datastore=None, polling_interval=5,
                                      data_path_parameter_name=None, continue_on_step_failure=None,
                                      path_on_datastore=None, _workflow_provider=None, _service_endpoint=None):
+        """A schedule of the endpoint's default version (on Azure ML, the version that is the default now)."""
         _params.check("Schedule.create_for_pipeline_endpoint", polling_interval=polling_interval,
                       path_on_datastore=path_on_datastore, data_path_parameter_name=data_path_parameter_name)
-        if in_cloud(workspace):
-            return Schedule._create_for_endpoint_in_cloud(
-                workspace, name, pipeline_endpoint_id, experiment_name, recurrence, description, pipeline_parameters,
-                datastore, continue_on_step_failure, wait_timeout)
-        del wait_for_provisioning, wait_timeout  # a local schedule is in force once written: nothing to wait for
-        from acpt_estimator.v1.pipeline.core.pipeline_endpoint import PipelineEndpoint
-
-        PipelineEndpoint.get(workspace, name=pipeline_endpoint_id)
-        return Schedule._create(workspace, name, experiment_name, recurrence, description, pipeline_parameters,
-                                datastore, continue_on_step_failure, pipelineEndpoint=pipeline_endpoint_id)
+        del wait_for_provisioning  # local: in force once written; Azure ML: always waited for (wait_timeout)
+        services = services_for(workspace)
+        endpoint = services.pipeline_endpoints.get(pipeline_endpoint_id)
+        published = services.published_pipelines.get(endpoint["versions"][endpoint["defaultVersion"]])
+        return Schedule._create(workspace, name, published, experiment_name, recurrence, description,
+                                pipeline_parameters, datastore, continue_on_step_failure, wait_timeout,
+                                endpoint_id=pipeline_endpoint_id, endpoint=endpoint)
 
     @staticmethod
     def _checked(workspace, experiment_name, recurrence, datastore):
@@ -164,60 +153,23 @@ class Schedule:
         Experiment(workspace, experiment_name)  # v1's experiment-name rules
 
     @staticmethod
-    def _create_for_endpoint_in_cloud(workspace, name, pipeline_endpoint_id, experiment_name, recurrence, description,
-                                      pipeline_parameters, datastore, continue_on_step_failure, wait_timeout):
-        """A JobSchedule of the component the endpoint's default deployment runs now (a v2 schedule names a job, not
-        an endpoint: a later set_default does not move it, as v1's did)."""
-        import warnings
-
-        from acpt_estimator.backends.azureml import pipeline_endpoints
-
-        endpoint = pipeline_endpoints.get(workspace, pipeline_endpoint_id)
-        pipeline_id = endpoint["versions"][endpoint["defaultVersion"]]
-        created = Schedule._create_in_cloud(workspace, name, pipeline_id, experiment_name, recurrence, description,
-                                            pipeline_parameters, datastore, continue_on_step_failure, wait_timeout,
-                                            endpoint=pipeline_endpoint_id)
-        warnings.warn(f"Schedule.create_for_pipeline_endpoint: the v2 job schedule {name!r} submits published "
-                      f"pipeline {pipeline_id} (version {endpoint['defaultVersion']}, the default of endpoint "
-                      f"{endpoint['name']!r} now); v2 schedules name a job, not an endpoint, so a later set_default "
-                      "does not change it. Instead: after set_default, update the schedule's job or create it again.",
-                      stacklevel=3)
-        return created
-
-    @staticmethod
-    def _create_in_cloud(workspace, name, pipeline_id, experiment_name, recurrence, description, pipeline_parameters,
-                         datastore, continue_on_step_failure, wait_timeout, endpoint=None):
-        from acpt_estimator.backends.azureml import publishing
-        from acpt_estimator.v1.pipeline.core._submit import parameter_values
-
+    def _create(workspace, name, published, experiment_name, recurrence, description, pipeline_parameters,
+                datastore, continue_on_step_failure, wait_timeout, **endpoint):
         Schedule._checked(workspace, experiment_name, recurrence, datastore)
-        record = publishing.get(workspace, pipeline_id)
-        values = parameter_values(record["spec"], pipeline_parameters)
-        created = _cloud().create(workspace, name, record, values, experiment_name,
-                                  recurrence._to_dict(datetime.datetime.now(datetime.timezone.utc)), description,
-                                  continue_on_step_failure, wait_timeout, endpoint=endpoint)
+        created = services_for(workspace).schedules.create(
+            name, published, experiment_name, recurrence._to_dict(datetime.datetime.now(datetime.timezone.utc)),
+            description, pipeline_parameters, _values_of(pipeline_parameters), continue_on_step_failure,
+            wait_timeout, **endpoint)
         return Schedule._from_record(created, workspace)
 
     @staticmethod
-    def _create(workspace, name, experiment_name, recurrence, description, pipeline_parameters, datastore,
-                continue_on_step_failure, **target):
-        Schedule._checked(workspace, experiment_name, recurrence, datastore)
-        created = datetime.datetime.now(datetime.timezone.utc)
-        record = store.create({"name": name, "description": description, "experimentName": experiment_name,
-                               "recurrence": recurrence._to_dict(created), "pipelineParameters":
-                               dict(pipeline_parameters or {}), "continueOnStepFailure": continue_on_step_failure,
-                               **target})
-        return Schedule._from_record(record, workspace)
-
-    @staticmethod
     def get(workspace, id, _workflow_provider=None, _service_endpoint=None):
-        record = _cloud().get(workspace, id) if in_cloud(workspace) else store.get(id)
-        return Schedule._from_record(record, workspace)
+        return Schedule._from_record(services_for(workspace).schedules.get(id), workspace)
 
     @staticmethod
     def list(workspace, active_only=True, pipeline_id=None, pipeline_endpoint_id=None, _workflow_provider=None,
              _service_endpoint=None):
-        records = _cloud().all_schedules(workspace, active_only) if in_cloud(workspace) else store.all_schedules()
+        records = services_for(workspace).schedules.list(active_only)
         return [Schedule._from_record(r, workspace) for r in records
                 if (not active_only or r["status"] == "Active")
                 and (pipeline_id is None or r.get("pipelineId") == pipeline_id)
@@ -237,12 +189,6 @@ class Schedule:
                                                _service_endpoint=None):
         return Schedule.list(workspace, active_only=False, pipeline_endpoint_id=pipeline_endpoint_id)
 
-    def _update_record(self, **fields):
-        record = store.get(self._id)
-        record.update({k: v for k, v in fields.items() if v is not None})
-        store.save(record)
-        self.__dict__.update(Schedule._from_record(record, self._workspace).__dict__)
-
     def update(self, name=None, description=None, recurrence=None, pipeline_parameters=None, status=None,
                wait_for_provisioning=False, wait_timeout=3600, datastore=None, polling_interval=None,
                data_path_parameter_name=None, continue_on_step_failure=None, path_on_datastore=None):
@@ -252,40 +198,18 @@ class Schedule:
             self._checked(None, None, None, datastore)  # refuses, as create does
         if status not in (None, "Active", "Disabled"):
             raise ValueError(f"status={status!r}: use 'Active' or 'Disabled'.")
-        if in_cloud(self._workspace):
-            self._update_in_cloud(name, description, recurrence, pipeline_parameters, status, continue_on_step_failure,
-                                  wait_timeout)
-            return
-        del wait_for_provisioning, wait_timeout  # a local schedule is in force once written: nothing to wait for
-        fields = {"name": name, "description": description, "status": status,
-                  "continueOnStepFailure": continue_on_step_failure,
-                  "pipelineParameters": dict(pipeline_parameters) if pipeline_parameters is not None else None}
-        if recurrence is not None:
-            recurrence.validate()
-            fields["recurrence"] = recurrence._to_dict(datetime.datetime.now(datetime.timezone.utc))
-        self._update_record(**fields)
-
-    def _update_in_cloud(self, name, description, recurrence, pipeline_parameters, status, continue_on_step_failure,
-                         wait_timeout):
-        from acpt_estimator.backends.azureml import publishing
-        from acpt_estimator.v1.pipeline.core._submit import parameter_values
-
-        values = None
-        if pipeline_parameters is not None:
-            values = parameter_values(publishing.get(self._workspace, self._pipeline_id)["spec"], pipeline_parameters)
+        del wait_for_provisioning  # local: written at once; Azure ML: always waited for (within wait_timeout)
         if recurrence is not None:
             recurrence.validate()
             recurrence = recurrence._to_dict(datetime.datetime.now(datetime.timezone.utc))
-        record = _cloud().update(self._workspace, self._id, name, description, recurrence, values, status,
-                                 continue_on_step_failure, wait_timeout)
+        record = services_for(self._workspace).schedules.update(
+            self._id, name, description, recurrence, pipeline_parameters, _values_of(pipeline_parameters), status,
+            continue_on_step_failure, wait_timeout)
         self.__dict__.update(Schedule._from_record(record, self._workspace).__dict__)
 
     def _set_status(self, status, wait_timeout):
-        if in_cloud(self._workspace):  # v2's begin_enable/begin_disable, waited for
-            record = _cloud().set_enabled(self._workspace, self._id, status == "Active", wait_timeout)
-            self.__dict__.update(Schedule._from_record(record, self._workspace).__dict__)
-        else:  # written at once: nothing to wait for
-            self._update_record(status=status)
+        record = services_for(self._workspace).schedules.set_enabled(self._id, status == "Active", wait_timeout)
+        self.__dict__.update(Schedule._from_record(record, self._workspace).__dict__)
 
     def disable(self, wait_for_provisioning=False, wait_timeout=3600):
         del wait_for_provisioning  # local: written at once; Azure ML: always waited for (within wait_timeout)
@@ -297,15 +221,9 @@ class Schedule:
 
     def get_pipeline_runs(self):
         """The pipeline runs this schedule started, newest first."""
-        if in_cloud(self._workspace):
-            from acpt_estimator.v1._refusal import refuse
-
-            refuse("Schedule.get_pipeline_runs", "on Azure ML the service starts the schedule's jobs and this release "
-                   "does not list them.", f"the studio's Jobs > Schedules > {self._id} page, or the jobs whose display "
-                   f"name contains the schedule's name: [j for j in ml_client.jobs.list() if {self._id!r} in "
-                   "(j.display_name or '')] (az ml job list --query \"[?contains(display_name,'<schedule>')]\")")
-        experiment = Experiment(self._workspace, store.get(self._id)["experimentName"])
-        return [PipelineRun(experiment, run_id) for run_id in reversed(store.get(self._id)["runs"])]
+        experiment_name, run_ids = services_for(self._workspace).schedules.runs(self._id)
+        experiment = Experiment(self._workspace, experiment_name)
+        return [PipelineRun(experiment, run_id) for run_id in run_ids]
 
     def get_last_pipeline_run(self):
         runs = self.get_pipeline_runs()
@@ -316,6 +234,13 @@ class Schedule:
 
     def __repr__(self):
         return f"Schedule(name={self._name!r}, id={self._id!r}, status={self._status!r})"
+
+
+def _values_of(pipeline_parameters):
+    """The parameter values of a published pipeline's spec for ``pipeline_parameters`` (DataPaths become inputs)."""
+    from acpt_estimator.v1.pipeline.core._submit import parameter_values
+
+    return lambda spec: parameter_values(spec, pipeline_parameters)
 
 
 __all__ = ["Datastore", "Experiment", "PipelineRun", "PublishedPipeline", "Schedule", "ScheduleRecurrence",
