@@ -40,7 +40,8 @@ def main() -> None:
     parser.add_argument("--driver-repeats", type=int, default=11, help="pairs for the whole driver (0: skip)")
     parser.add_argument("--script", choices=sorted(SCRIPTS), default="trivial")
     args = parser.parse_args()
-    print(f"load average before: {os.getloadavg()[0]:.2f}, {os.cpu_count()} cores")
+    load_before = os.getloadavg()[0]
+    print(f"load average before: {load_before:.2f}, {os.cpu_count()} cores")
     _compile_bytecode()
     with tempfile.TemporaryDirectory(prefix="acpt-bench-") as scratch:
         os.environ["ACPT_ESTIMATOR_HOME"] = os.path.join(scratch, "store")
@@ -48,9 +49,9 @@ def main() -> None:
             trivial_job(scratch, args.repeats, args.script)
         if args.driver_repeats:
             whole_driver(scratch, args.driver_repeats)
-    load = os.getloadavg()[0]
-    print(f"load average after: {load:.2f}")
-    if load > 1.0:
+    # The load after includes this script's own ranks: only the load it started on says whether others shared it.
+    print(f"load average after: {os.getloadavg()[0]:.2f} (this script's own work included)")
+    if load_before > 1.0:
         print("(a loaded machine: every extra process and thread hand-off of a local run waits for a core, so the "
               "ratios above read high; quote figures from an idle machine)")
 

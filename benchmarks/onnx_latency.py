@@ -50,8 +50,10 @@ def main(argv=None):
     print_tables(report, quality, args.pairs)
     load_after = os.getloadavg()
     cores = os.cpu_count() or 1
-    print(f"\nload average (1 min) {load_before[0]:.2f} at the start, {load_after[0]:.2f} at the end, {cores} cores"
-          + ("" if max(load_before[0], load_after[0]) < cores / 2 else
+    # The load at the end includes this script's own threads: the load it started on says whether others shared it.
+    print(f"\nload average (1 min) {load_before[0]:.2f} at the start, {load_after[0]:.2f} at the end (own threads "
+          f"included), {cores} cores"
+          + ("" if load_before[0] < cores / 2 else
              ": LOADED, the multi-threaded wall-time ratios above mostly measure contention (eager PyTorch's "
              "most); quote figures from an idle machine, the CPU-time cross-check below is the load-robust one"))
     if cpu_rows:

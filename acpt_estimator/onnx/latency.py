@@ -9,6 +9,8 @@ from . import inputs as _inputs
 from . import runtime
 from .report import LatencyRow
 
+_SETTLE_S = 0.3  # longer than the thread pools spin after a call (measured: 0.1 s was not enough)
+
 
 def batch_dim(specs) -> str | None:
     """The dynamic dim on axis 0 of the first input that has one: the batch, by convention."""
@@ -55,7 +57,9 @@ def measure(model, variants: dict, specs, *, batches=(1, 32), repeats=30, warmup
             calls = {"pytorch": _eager(model, tensors)}
             for name, session in sessions.items():
                 calls[name] = _ort(session, runtime.feed(session, names, arrays))
-            timings = _time_calls(calls, repeats, warmup, time.thread_time if clock == "cpu" else time.perf_counter)
+            # One thread has no pool to spin: no pause needed there.
+            timings = _time_calls(calls, repeats, warmup, time.thread_time if clock == "cpu" else time.perf_counter,
+                                  settle=_SETTLE_S if threads > 1 else 0.0)
             eager = statistics.median(timings["pytorch"])
             for name, samples in timings.items():
                 median = statistics.median(samples)
@@ -63,18 +67,20 @@ def measure(model, variants: dict, specs, *, batches=(1, 32), repeats=30, warmup
     finally:
         torch.set_num_threads(previous)
     what = "CPU time of the calling thread" if clock == "cpu" else "wall time"
+    quiet = f", each block of calls after a {_SETTLE_S:g} s pause (thread pools quiet)" if threads > 1 else ""
     setup = (f"median of {repeats} runs after {warmup} warm-up ({what}), {threads} thread(s) for torch and ORT, "
-             f"CPUExecutionProvider with IO binding; speed-up = eager ms / variant ms")
+             f"CPUExecutionProvider with IO binding{quiet}; speed-up = eager ms / variant ms")
     return rows, setup
 
 
-def _time_calls(calls: dict, repeats: int, warmup: int, clock=time.perf_counter) -> dict:
+def _time_calls(calls: dict, repeats: int, warmup: int, clock=time.perf_counter, settle: float = 0.0) -> dict:
     """Seconds per call, per runtime, timed in blocks of about 10 calls that take turns.
 
     Taking turns spreads load from other processes on a shared machine over every runtime alike, the more
-    rounds the finer. Blocks rather than single calls because each runtime's thread pool keeps spinning for a
-    moment after a call and would slow whichever runtime ran next; the first call of each block absorbs that and
-    is not timed.
+    rounds the finer. Blocks rather than single calls, each after a pause of ``settle`` seconds: a runtime's
+    thread pool keeps spinning after its last call (ORT's and OpenMP's for over 0.1 s here) and, on a machine with
+    as many cores as threads, took half the cores from whichever runtime ran next, more than doubling its time. A
+    server runs one runtime, so each block starts on quiet pools; the first call of each block is not timed either.
     """
     rounds = max(1, min(20, repeats // 10))
     per_block = -(-repeats // rounds)
@@ -84,6 +90,8 @@ def _time_calls(calls: dict, repeats: int, warmup: int, clock=time.perf_counter)
     timings = {name: [] for name in calls}
     for _ in range(rounds):
         for name, call in calls.items():
+            if settle:
+                time.sleep(settle)
             call()
             for _ in range(per_block):
                 started = clock()
