@@ -1,17 +1,15 @@
-"""Local schedules of published pipelines: ``<home>/schedules/<id>.json``, and ``run_due`` (what the
-``acpt-estimator schedules run-due`` command does; call it from cron) submits the ones whose time has come."""
+"""When local schedules (``backends/local/schedule_store.py``) fire: ``run_due`` (what the ``acpt-estimator
+schedules run-due`` command does; call it from cron) submits the ones whose time has come."""
 
 from __future__ import annotations
 
 import datetime as dt
 import math
-import os
-import time
-import uuid
 from types import SimpleNamespace
 
 from ..exceptions import UserErrorException
-from . import published
+from ..backends.local import published
+from ..backends.local.schedule_store import all_schedules, published_for, save
 from .windows_zones import WINDOWS_TO_IANA
 
 UTC = dt.timezone.utc
@@ -75,46 +73,6 @@ def slots(recurrence: dict, after: dt.datetime, until: dt.datetime):
                     if after < moment <= until and moment >= anchor:
                         yield moment
         day += dt.timedelta(days=1)
-
-
-def _folder(store_home=None) -> str:
-    return published._folder("schedules", store_home)
-
-
-def create(record: dict, store_home=None) -> dict:
-    record = dict(record, id=str(uuid.uuid4()), status="Active", createdTime=time.time(), lastFired=None, runs=[])
-    published._write(os.path.join(_folder(store_home), record["id"] + ".json"), record)
-    return record
-
-
-def get(schedule_id: str, store_home=None) -> dict:
-    record = published._read(os.path.join(_folder(store_home), f"{schedule_id}.json")) \
-        if "/" not in schedule_id and schedule_id not in ("", ".", "..") else None
-    if record is None:
-        raise UserErrorException(f"No schedule with id {schedule_id!r} in the local store; list them with "
-                                 "Schedule.list(ws).")
-    return record
-
-
-def save(record: dict, store_home=None) -> None:
-    published._write(os.path.join(_folder(store_home), record["id"] + ".json"), record)
-
-
-def all_schedules(store_home=None) -> list:
-    folder = _folder(store_home)
-    records = [published._read(os.path.join(folder, n)) for n in sorted(os.listdir(folder)) if n.endswith(".json")]
-    return sorted((r for r in records if r), key=lambda r: r["createdTime"])
-
-
-def published_for(record: dict, store_home=None) -> dict:
-    """The published pipeline a schedule submits (an endpoint's default version when it names an endpoint)."""
-    if record.get("pipelineEndpoint"):
-        endpoint = published.get_endpoint(record["pipelineEndpoint"], store_home)
-        if endpoint is None:
-            raise UserErrorException(f"Schedule {record['name']!r}: pipeline endpoint {record['pipelineEndpoint']!r} "
-                                     "no longer exists.")
-        return published.get(endpoint["versions"][endpoint["defaultVersion"]], store_home)
-    return published.get(record["pipelineId"], store_home)
 
 
 def run_due(now: dt.datetime | None = None, store_home=None) -> list:

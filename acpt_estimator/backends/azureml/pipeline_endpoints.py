@@ -1,7 +1,7 @@
 """v1 pipeline endpoints in Azure ML: a ``PipelineEndpoint`` is a v2 batch endpoint whose deployments are
 ``PipelineComponentBatchDeployment``s of published pipeline components (v1 version N is deployment ``version-N``),
 the endpoint's default deployment is v1's default version, and ``submit`` invokes the endpoint (a pipeline job).
-Records have the local store's keys (pipelines/published.py). Imports azure-ai-ml lazily."""
+Records have the local store's keys (backends/local/published.py). Imports azure-ai-ml lazily."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """v1 schedules of published pipelines as v2 ``JobSchedule``s: a ``RecurrenceTrigger`` (frequency, interval,
 start time and Windows time zone, hours/minutes/week days) whose job is a pipeline job of the published pipeline's
-component. Records have the local store's keys (pipelines/schedules.py). Imports azure-ai-ml lazily."""
+component. Records have the local store's keys (backends/local/schedule_store.py). Imports azure-ai-ml lazily."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """The local store's publishing services (``acpt_estimator.services``): published pipelines, pipeline endpoints
-and schedules as JSON files (``acpt_estimator.pipelines.published``/``schedules``); local schedules fire through
+and schedules as JSON files (``published.py``, ``schedule_store.py``); local schedules fire through
 ``acpt-estimator schedules run-due``."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ from __future__ import annotations
 import os
 import time
 
-from ...pipelines import published as store
-from ...pipelines import schedules as schedule_store
+from . import published as store
+from . import schedule_store
 
 
 class LocalPublishedPipelines:

@@ -8,12 +8,12 @@ import os
 import time
 import uuid
 
-from ..exceptions import UserErrorException
-from . import codec
+from ...exceptions import UserErrorException
+from ...pipelines import codec
 
 
 def _folder(kind: str, store_home: str | None = None) -> str:
-    from ..backends.local.store import home
+    from .store import home
 
     path = os.path.join(store_home or home(), kind)
     os.makedirs(path, exist_ok=True)
@@ -21,7 +21,7 @@ def _folder(kind: str, store_home: str | None = None) -> str:
 
 
 def _write(path: str, record: dict) -> None:
-    from ..backends.local.store import write_json
+    from .store import write_json
 
     write_json(path, record)
 
@@ -72,7 +72,7 @@ def spec_of(record: dict):
 
 # ---- pipeline endpoints: a name over versions of published pipelines, one of them the default ----------------
 def endpoint_path(name: str, store_home=None) -> str:
-    from ..names import check
+    from ...names import check
 
     check("experiment", name, parameter="name")  # a folder-safe name, as experiments
     return os.path.join(_folder("pipeline_endpoints", store_home), f"{name}.json")
