@@ -95,7 +95,7 @@ def test_the_writer_finds_the_sweeps_trials_and_writes_v1s_metrics_and_the_best_
 
 
 def test_the_writer_says_which_runs_it_found_when_the_sweep_node_has_none(pipeline_store, tmp_path):
-    uri, _client, pipeline, run = pipeline_store
+    uri, client, pipeline, run = pipeline_store
     run("prep", pipeline)
     writer = run("tune_training_outputs", pipeline)
     done = _write(uri, writer.info.run_id, "--sweep-node", "tune", "--primary-metric", "accuracy", "--goal",
@@ -103,3 +103,11 @@ def test_the_writer_says_which_runs_it_found_when_the_sweep_node_has_none(pipeli
     assert done.returncode != 0
     assert "no run of pipeline" in done.stderr and "'tune'" in done.stderr and "'prep'" in done.stderr
     assert not (tmp_path / "metrics").exists()
+    # a run named otherwise is found by the node it ran, where the service shows that property as a tag
+    sweep = client.create_run(pipeline.info.experiment_id, run_name="renamed in studio", tags={
+        "mlflow.parentRunId": pipeline.info.run_id, "azureml.nodeid": "tune"})
+    trial = run("trial_0", sweep)
+    again = _write(uri, writer.info.run_id, "--sweep-node", "tune", "--primary-metric", "accuracy", "--goal",
+                   "maximize", "--metrics", str(tmp_path / "metrics"))
+    assert again.returncode == 0, again.stderr
+    assert json.loads((tmp_path / "metrics").read_text()) == {trial.info.run_id: {}}

@@ -151,3 +151,18 @@ def test_on_an_acpt_curated_environment_the_writer_node_still_gets_the_job_runti
     assert writer.inputs[INPUT_NAME]._data.path == RUNTIME_DIR  # read by the script, not put on PYTHONPATH
     assert "PYTHONPATH" not in writer.component.command
     assert writer.component.command.endswith("--job-runtime ${{inputs.acpt_job_runtime}}")
+
+
+def test_a_step_named_like_the_writer_node_is_refused_with_the_fix():
+    from acpt_estimator.exceptions import UserErrorException
+    from acpt_estimator.v1.pipeline.core import Pipeline
+    from acpt_estimator.v1.pipeline.steps import PythonScriptStep
+
+    from .pipeline_golden_cases import _Workspace
+
+    pipeline = CASES["pipeline_sweep_training_outputs"]()
+    other = PythonScriptStep("write_out.py", name="tune_training_outputs", source_directory=SRC,
+                             compute_target="cpu-cluster")
+    spec = Pipeline(_Workspace(), list(pipeline._steps) + [other])._to_spec("golden")
+    with pytest.raises(UserErrorException, match=r"HyperDriveStep 'tune'.*'tune_training_outputs'.*rename that step"):
+        to_pipeline_job(spec)

@@ -16,8 +16,9 @@ from .translate import _INPUT_MODES, _azure_ml
 class V2StepContext:
     """What a step kind's ``to_v2_node`` gets: the pipeline job being built and the environment build folder."""
 
-    def __init__(self, pipeline_job, context_root=None, values=None):
+    def __init__(self, pipeline_job, context_root=None, values=None, step_names=()):
         self.pipeline_job, self.context_root = pipeline_job, context_root
+        self.step_names = frozenset(step_names)  # every step's node name (a follower node must not take one)
         self.values = dict(values or {})  # parameter name -> the value this job is created with
         self.followers: list = []  # nodes a step adds after its own (a sweep's TrainingOutputs writer)
 
@@ -60,7 +61,7 @@ def to_pipeline_job(spec, values: dict | None = None, *, context_root=None, vali
         description=spec.description, experiment_name=spec.experiment_name, display_name=spec.display_name,
         tags=dict(spec.tags) or None)
     apply_settings(job, spec, regenerate_outputs)
-    context = V2StepContext(job, context_root, values)
+    context = V2StepContext(job, context_root, values, step_names=[s.name for s in spec.steps])
     for step in _with_control_edges(spec):
         node = import_module(STEP_KINDS[step.kind]).to_v2_node(step, context)
         context.bind_parameters(node, step)

@@ -33,6 +33,12 @@ def follower_node(step, context, control_output: str):
     from ...spec import DataInput, InputRef, JobSpec, Literal, OutputRef
     from ..sweep_outputs import CODE_DIR, SCRIPT
 
+    if follower_name(step) in context.step_names:
+        from ...exceptions import UserErrorException
+
+        raise UserErrorException(
+            f"HyperDriveStep {step.display_name!r}: its TrainingOutputs are written on Azure ML by a node named "
+            f"{follower_name(step)!r}, which is also the name of another step of the pipeline; rename that step.")
     settings = step.sweep
     names = [step.name] + ([step.display_name] if step.display_name and step.display_name != step.name else [])
     args = [token for name in names for token in (Literal("--sweep-node"), Literal(name, expand=False))]

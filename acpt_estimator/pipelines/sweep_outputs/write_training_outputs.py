@@ -17,7 +17,8 @@ import sys
 import tempfile
 
 PARENT_TAG = "mlflow.parentRunId"
-NAME_TAG = "mlflow.runName"
+NAME_TAG = "mlflow.runName"  # a pipeline node's run is named after the node's display name (or its name)
+NODE_TAG = "azureml.nodeid"  # the node a step run ran, where the service shows its run properties as tags
 
 
 def _children(client, experiment_id, parent_id):
@@ -38,7 +39,8 @@ def find_sweep(client, names):
         raise SystemExit(f"run {own.info.run_id} has no {PARENT_TAG} tag: this script runs as a node of the pipeline "
                          "job that holds the sweep node")
     siblings = _children(client, own.info.experiment_id, pipeline_id)
-    found = [r for r in siblings if {r.info.run_name, r.data.tags.get(NAME_TAG)} & set(names)]
+    found = [r for r in siblings
+             if {r.info.run_name, r.data.tags.get(NAME_TAG), r.data.tags.get(NODE_TAG)} & set(names)]
     if not found:
         seen = sorted({str(r.info.run_name) for r in siblings})
         raise SystemExit(f"no run of pipeline {pipeline_id} is named {' or '.join(map(repr, names))} (its runs: "
