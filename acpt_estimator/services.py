@@ -51,11 +51,7 @@ gets, creates and lists them (local while local runs are forced), answering work
 
 from __future__ import annotations
 
-
-def is_local(workspace) -> bool:
-    """Local when there is no workspace, or it is offline: local-only, local runs forced, or ``convert`` capturing
-    (nothing may reach Azure then)."""
-    return workspace is None or bool(getattr(workspace, "_offline", True))
+from .locality import is_local  # noqa: F401 - the services' rule, asked through this module too
 
 
 def services_for(workspace):

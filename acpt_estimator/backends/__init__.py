@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import importlib
 
-from ..services import is_local
+from ..locality import is_local
 
 _MODULES = {
     "capture": "acpt_estimator.backends.capture",

@@ -24,7 +24,7 @@ def submit_sweep(config, experiment, tags=None):
 
 def list_runs(experiment, type=None, tags=None, properties=None, include_children=False):
     """Cloud runs of the experiment, filtered by run history; none for local-only workspaces."""
-    from ...services import is_local
+    from ...locality import is_local
 
     workspace = experiment.workspace
     if is_local(workspace):
