@@ -252,19 +252,23 @@ def test_local_path_inputs_are_handed_over_and_registered_datasets_are_refused(t
         local_inputs.input_path(registered, str(tmp_path))
 
 
-def test_mount_script_binds_read_only_then_execs_the_launcher_without_cap_sys_admin():
+def test_read_only_binds_are_bound_then_remounted_and_the_launcher_runs_without_cap_sys_admin():
+    from acpt_estimator.backends.local import mount_ns
     from acpt_estimator.backends.local.inputs import Mount
-    from acpt_estimator.backends.local.launch import render_mount_script
+    from acpt_estimator.backends.local.launch import without_mount_capabilities
 
-    script = render_mount_script([Mount("/store/ds/my data", "/run/inputs/x")], "/usr/bin/setpriv")
-    assert "mount --bind '/store/ds/my data' /run/inputs/x\nmount -o remount,bind,ro /run/inputs/x" in script
+    calls = mount_ns.bind_calls([Mount("/store/ds/my data", "/run/inputs/x")])
+    assert [(c.source, c.target, c.flags) for c in calls] == [
+        ("/store/ds/my data", "/run/inputs/x", mount_ns.MS_BIND),
+        (None, "/run/inputs/x", mount_ns.MS_REMOUNT | mount_ns.MS_BIND | mount_ns.MS_RDONLY)]
+    assert calls[1].description == "remount /run/inputs/x read-only"
     # CAP_SYS_ADMIN (remounting) and CAP_SYS_PTRACE (the driver's writable view through /proc/<pid>/root) both go.
-    assert script.rstrip().endswith('exec /usr/bin/setpriv --inh-caps=-sys_admin,-sys_ptrace '
-                                    '--bounding-set=-sys_admin,-sys_ptrace -- "$@"')
+    assert without_mount_capabilities("/usr/bin/setpriv") == [
+        "/usr/bin/setpriv", "--inh-caps=-sys_admin,-sys_ptrace", "--bounding-set=-sys_admin,-sys_ptrace", "--"]
 
 
 def test_the_store_is_bound_read_only_over_what_the_job_may_write(tmp_path):
-    from acpt_estimator.backends.local.launch import render_mount_script
+    from acpt_estimator.backends.local.mount_ns import MS_BIND, MS_RDONLY, MS_REC, MS_REMOUNT, bind_calls
     from acpt_estimator.backends.local.store_view import mounts
 
     store = str(tmp_path / "store")
@@ -272,16 +276,19 @@ def test_the_store_is_bound_read_only_over_what_the_job_may_write(tmp_path):
     (tmp_path / "store" / "models").mkdir(parents=True)
     (tmp_path / "store" / "mlflow.db").write_text("")
     (tmp_path / "store" / ".datastores.json.1.abcdefgh.tmp").write_text("")
-    script = render_mount_script(mounts(store, own, [out, "/elsewhere/out", f"{own}/output_data/x"], False))
-    assert f"mount --bind {own} {own}\nmount --bind {out} {out}\nmount -o rbind,ro {store} {store}\n" in script
-    assert "/elsewhere" not in script and "output_data" not in script  # outside the store, or inside the run
+    calls = [(c.source, c.target, c.flags) for c in bind_calls(mounts(store, own, [out, "/elsewhere/out",
+                                                                                  f"{own}/output_data/x"], False))]
+    # Writable binds first, then the store over them: recursive, so they show through; read-only at its top only.
+    assert calls == [(own, own, MS_BIND), (out, out, MS_BIND), (store, store, MS_BIND | MS_REC),
+                     (None, store, MS_REMOUNT | MS_BIND | MS_RDONLY)]  # nothing outside the store or inside the run
     # A job that uses MLflow: the top folder stays writable for SQLite's journal, every record folder is not.
-    script = render_mount_script(mounts(store, own, [], True))
-    read_only = [line.split()[-1] for line in script.splitlines() if line.startswith("mount -o rbind,ro")]
+    calls = bind_calls(mounts(store, own, [], True))
+    read_only = [c.target for c in calls if c.flags & MS_REMOUNT]
     assert f"{store}/models" in read_only and f"{store}/runs" in read_only and f"{store}/datastores.json" in read_only
     assert store not in read_only and f"{store}/mlflow.db" not in read_only
     assert not any("/." in path for path in read_only)  # writers' temporaries are no records
-    assert script.index(f"mount --bind {own} {own}") < script.index(f"mount -o rbind,ro {store}/runs")
+    targets = [c.target for c in calls]
+    assert targets.index(own) < targets.index(f"{store}/runs")
 
 
 def test_inputs_without_bind_mounts_are_read_only_copies(tmp_path):

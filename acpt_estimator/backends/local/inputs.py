@@ -6,12 +6,12 @@ import json
 import os
 import re
 import shutil
-import subprocess
 
 import attrs
 
 from ...datastore_paths import download_url, fill_output_path, is_url
 from ...exceptions import UserErrorException
+from . import mount_ns
 from .store import RunPaths, datastore_folder, within
 
 _DATASTORE_URI = re.compile(r"^azureml://datastores/(?P<ds>[^/]+)/paths/(?P<path>.*)$")
@@ -151,29 +151,14 @@ class Mount:
     recursive: bool = False
 
 
-_bind_probe: dict = {}
-
-
 def bind_mounts_available() -> bool:
-    """Read-only bind mounts need root with CAP_SYS_ADMIN and util-linux's unshare, mount and setpriv (which
-    drops CAP_SYS_ADMIN for the job, so it cannot remount them read-write); probed once.
+    """Read-only bind mounts need root with CAP_SYS_ADMIN (the job's mount namespace, mount_ns) and util-linux's
+    setpriv (which drops CAP_SYS_ADMIN for the job, so it cannot remount them read-write); probed once.
 
-    Root in a plain ``docker run`` lacks CAP_SYS_ADMIN: ``unshare --mount`` fails there, and the inputs
+    Root in a plain ``docker run`` lacks CAP_SYS_ADMIN: no mount namespace can be made there, and the inputs
     are read-only copies instead (a write lands in the copy, never in the datastore).
     """
-    if os.geteuid() != 0 or shutil.which("mount") is None or shutil.which("setpriv") is None:
-        return False
-    unshare = shutil.which("unshare")
-    if unshare is None:
-        return False
-    if unshare not in _bind_probe:
-        try:
-            probe = subprocess.run([unshare, "--mount", "--propagation", "private", "--", "/bin/true"],
-                                   stdin=subprocess.DEVNULL, capture_output=True, timeout=10)
-            _bind_probe[unshare] = probe.returncode == 0
-        except (OSError, subprocess.SubprocessError):
-            _bind_probe[unshare] = False
-    return _bind_probe[unshare]
+    return shutil.which("setpriv") is not None and mount_ns.available()
 
 
 def materialize(spec, sources: dict, run_root: str, bind: bool | None = None) -> tuple[dict, tuple]:

@@ -57,7 +57,7 @@ class LocalJob:
     def start(self) -> None:
         # run.json is written while the watcher starts mpiexec (a rank that reads it that early waits for it:
         # LocalRun._record). If the launch fails, the caller discards the run.
-        self.supervisor.launch(self.plan.argv, self.plan.env, self.tracker,
+        self.supervisor.launch(self.plan.argv, self.plan.env, self.tracker, mounts=self.plan.mounts,
                                meanwhile=lambda: self._set(status="Running", startTime=time.time()))
 
     def cancel(self, reason: str = "canceled") -> None:
@@ -219,7 +219,6 @@ def _prepare(job: LocalJob, spec, launcher, input_paths, output_paths, now, moun
         mlflow_tracking_uri=mlflow_sqlite.tracking_uri(store_home), mlflow_run_id=job.mlflow_run or "",
         is_root=os.geteuid() == 0, cores=len(os.sched_getaffinity(0)),
         rendezvous_port=_free_port() if needs_job_runtime(spec) else 0, mounts=tuple(mounts),
-        unshare=(shutil.which("unshare") or "/usr/bin/unshare") if mounts else "",
         setpriv=shutil.which("setpriv") or "setpriv", cgroup=cgroup)
     plan = plan_launch(spec, ctx)
     # rank.sh holds the arguments with $VARs expanded (secrets included): only this user may read it, and
@@ -227,11 +226,9 @@ def _prepare(job: LocalJob, spec, launcher, input_paths, output_paths, now, moun
     with open(os.open(paths.rank_script, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w",
               encoding="utf-8") as handle:
         handle.write(plan.script)
-    if plan.mount_script:
-        with open(os.path.join(paths.root, "mounts.sh"), "w", encoding="utf-8") as handle:
-            handle.write(plan.mount_script)
-    record["runDefinition"]["launcher"] = {"path": launcher.path, "flavour": launcher.flavour,
-                                           "version": launcher.version, "argv": list(plan.argv)}
+    record["runDefinition"]["launcher"] = {
+        "path": launcher.path, "flavour": launcher.flavour, "version": launcher.version, "argv": list(plan.argv),
+        "binds": [{"source": m.source, "target": m.target, "readOnly": not m.writable} for m in plan.mounts]}
     record["mlflow"] = {"runId": job.mlflow_run, "trackingUri": ctx.mlflow_tracking_uri} if job.mlflow_run else {}
     job.plan = plan
 

@@ -79,8 +79,7 @@ class LaunchContext:
     master_addr: str = "127.0.0.1"
     rendezvous_port: int = 0  # a second free port, for Horovod's Gloo rendezvous (0: the job does not need one)
     mounts: tuple = ()  # inputs.Mount: read-only bind mounts made in the job's own mount namespace
-    unshare: str = ""  # util-linux unshare's absolute path (posix_spawn does no PATH lookup), when there are mounts
-    setpriv: str = "setpriv"  # util-linux setpriv: mpiexec and the ranks start without CAP_SYS_ADMIN
+    setpriv: str = "setpriv"  # util-linux setpriv's absolute path: mpiexec and the ranks start without CAP_SYS_ADMIN
     cgroup: str = ""  # the job's cgroup as /proc/self/cgroup names it (cgroup tracking): ranks wait to be inside
 
 
@@ -102,7 +101,7 @@ class LaunchPlan:
     env: Mapping[str, str] = attrs.field(converter=_frozen)  # mpiexec's environment, inherited by every rank
     ranks: tuple
     script: str  # rank.sh
-    mount_script: str = ""  # mounts.sh, when the job has read-only bind mounts
+    mounts: tuple = ()  # inputs.Mount: made in a new mount namespace on the thread that spawns argv (mount_ns)
 
 
 def check_world_size(dist, cores: int) -> None:
@@ -292,36 +291,21 @@ def plan_launch(spec: JobSpec, ctx: LaunchContext) -> LaunchPlan:
     shell = rank_shell()
     argv = mpiexec_argv(ctx.launcher, dist.world_size, script_path, is_root=ctx.is_root, cores=ctx.cores,
                         shell=shell)
-    mount_script = render_mount_script(ctx.mounts, ctx.setpriv) if ctx.mounts else ""
     if ctx.mounts:
         # mpiexec and every rank live in a private mount namespace where the inputs are read-only binds.
-        argv = [ctx.unshare, "--mount", "--propagation", "private", "--", "/bin/sh", f"{ctx.run_dir}/mounts.sh"] + argv
+        argv = without_mount_capabilities(ctx.setpriv) + argv
     return LaunchPlan(argv=tuple(argv), env=env, ranks=tuple(ranks),
-                      script=render_rank_script(ranks, ctx.launcher.flavour, ctx, shell), mount_script=mount_script)
+                      script=render_rank_script(ranks, ctx.launcher.flavour, ctx, shell), mounts=tuple(ctx.mounts))
 
 
-def render_mount_script(mounts, setpriv: str = "setpriv") -> str:
-    """POSIX sh: make the binds (inputs and the store read-only), then exec the launcher given as arguments without
-    CAP_SYS_ADMIN.
+def without_mount_capabilities(setpriv: str) -> list[str]:
+    """The launcher's prefix when the job has read-only binds: exec it without CAP_SYS_ADMIN and CAP_SYS_PTRACE.
 
-    Dropping the capability from the bounding and inheritable sets means no process of the job (root or not)
-    can get it back, so none can ``mount -o remount,rw`` an input and write through to the datastore.
+    Dropping them from the bounding and inheritable sets means no process of the job (root or not) can get them
+    back, so none can ``mount -o remount,rw`` an input and write through to the datastore, nor reach the driver's
+    writable view through /proc/<pid>/root.
     """
-    q = shlex.quote
-    lines = ["#!/bin/sh", "# Binds of a local run (read-only inputs and store), written by acpt-estimator "
-             "(backends/local/launch.py).", "set -e"]
-    for mount in mounts:
-        if mount.writable:  # bound before the read-only store, so it shows through it
-            lines.append(f"mount --bind {q(mount.source)} {q(mount.target)}")
-        elif mount.recursive:  # one step: the top mount read-only, the writable binds below it unchanged
-            lines.append(f"mount -o rbind,ro {q(mount.source)} {q(mount.target)}")
-        else:
-            lines += [f"mount --bind {q(mount.source)} {q(mount.target)}",
-                      f"mount -o remount,bind,ro {q(mount.target)}"]
-    # Without CAP_SYS_PTRACE a job cannot reach the driver's writable view through /proc/<pid>/root either.
-    lines += [f'exec {q(setpriv)} --inh-caps=-sys_admin,-sys_ptrace --bounding-set=-sys_admin,-sys_ptrace -- "$@"',
-              ""]
-    return "\n".join(lines)
+    return [setpriv, "--inh-caps=-sys_admin,-sys_ptrace", "--bounding-set=-sys_admin,-sys_ptrace", "--"]
 
 
 def render_cgroup_gate(cgroup: str, ctx: LaunchContext, shell: str) -> list[str]:

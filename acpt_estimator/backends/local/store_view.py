@@ -1,7 +1,7 @@
 """A local job's view of the store: read-only but for its own run and outputs; new runs and models through its driver.
 
-Where read-only bind mounts are possible (inputs.bind_mounts_available, and util-linux nsenter), the launcher binds
-the store read-only in the job's own mount namespace, after binding back writable what the job may change: its own
+Where read-only bind mounts are possible (inputs.bind_mounts_available, util-linux nsenter and mount), the launcher
+binds the store read-only in the job's own mount namespace, after binding back writable what the job may change: its own
 run folder and its declared mount outputs. A job that uses MLflow needs the store's top folder writable (SQLite
 makes its journal next to mlflow.db), so there each top-level entry but MLflow's own is bound read-only instead.
 
@@ -34,7 +34,8 @@ _MLFLOW_OWN = ("mlflow.db", "mlflow.db-journal", "mlflow.db-wal", "mlflow.db-shm
 
 def available() -> bool:
     """Whether this machine can give jobs a read-only store (and grant new runs into their view)."""
-    return bind_mounts_available() and shutil.which("nsenter") is not None
+    # The driver grants new run folders into a running job's view with nsenter and mount (Granter._new_run).
+    return bind_mounts_available() and shutil.which("nsenter") is not None and shutil.which("mount") is not None
 
 
 def mounts(store_home: str, own_root: str, output_paths, uses_mlflow: bool) -> tuple:

@@ -12,6 +12,7 @@ import time
 
 import attrs
 
+from . import mount_ns
 
 POLL_SECONDS = 0.1  # how often rank exits, the cancel flag and the deadline are checked
 GRACE_SECONDS = 3.0  # SIGTERM first, so scripts can clean up; SIGKILL after this
@@ -72,7 +73,7 @@ class Supervisor:
         self.run_id, self.status_dir, self.cancel_flag, self.launcher_log = run_id, status_dir, cancel_flag, launcher_log
         self.world_size, self.max_seconds, self.grace = world_size, max_seconds, grace
         self.tracker = None  # procs.new_tracker() (set by launch): how every process of the job is found
-        self._request = None  # (argv, env) handed to the watcher thread, which starts mpiexec
+        self._request = None  # (argv, env, mounts) handed to the watcher thread, which starts mpiexec
         self._spawn_error: BaseException | None = None
         self._spawn_done = threading.Event()
         self._all_reported_at = None
@@ -91,12 +92,13 @@ class Supervisor:
         self._thread.start()
 
     # ---- control, from any thread (and from signal handlers) -----------------------------------------
-    def launch(self, argv, env, tracker, meanwhile=None) -> None:
+    def launch(self, argv, env, tracker, meanwhile=None, mounts=()) -> None:
         """Start mpiexec (from the watcher thread); raises if it could not be started. ``meanwhile`` runs in the
-        calling thread while the watcher starts it (posix_spawn lets go of the GIL)."""
+        calling thread while the watcher starts it (posix_spawn lets go of the GIL). ``mounts``: the binds of the
+        job's own mount namespace, made on the watcher thread just before the spawn (mount_ns)."""
         _register(self)  # first: a Ctrl-C arriving just after the spawn must already reach this job
         self.tracker = tracker
-        self._request = (argv, env)
+        self._request = (argv, env, mounts)
         self._spawned.set()
         try:
             if meanwhile is not None:
@@ -109,9 +111,10 @@ class Supervisor:
     def _spawn(self) -> None:
         """Runs on the watcher thread: the parent-death signal fires when the thread that started a process
         ends, and this thread lives exactly as long as the job is supervised."""
-        argv, env = self._request
+        argv, env, mounts = self._request
         try:
-            self.process = _Process(self.tracker.launch_prefix() + list(argv), env, self.launcher_log)
+            with mount_ns.entered(mounts):
+                self.process = _Process(self.tracker.launch_prefix() + list(argv), env, self.launcher_log)
             try:
                 self.tracker.started(self.process.pid)
             except BaseException:  # untracked, the job could outlive us: it must not run at all
