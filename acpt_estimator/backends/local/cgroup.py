@@ -17,22 +17,36 @@ _PREFIX = "acpt-"
 # dies (parent-death signal, so also on SIGKILL or the OOM killer), and it kills every job cgroup of that
 # driver at once. Started once rather than per job, off the launch path (a shell and setpriv cost ~2 ms).
 GUARDIAN_SCRIPT = ('trap \'echo 1 >"$0/cgroup.kill"; kill $! 2>/dev/null; '
-                   'for i in 1 2 3 4 5 6 7 8 9 10; do rmdir "$0"/*/ "$0" 2>/dev/null && break; sleep 0.1; done; '
+                   'for i in 1 2 3 4 5 6 7 8 9 10; do rmdir "$0"/*/ 2>/dev/null; '
+                   'rmdir "$0" 2>/dev/null || [ ! -d "$0" ] && break; sleep 0.1; done; '
                    'exit 0\' TERM\n'
                    'while :; do sleep 86400 & wait $!; done\n')
 
 
 def _own_cgroup() -> str | None:
-    """This process's cgroup v2 folder, when the unified hierarchy is mounted here; else None."""
+    """This process's cgroup v2 folder, when the unified hierarchy is mounted here; else None.
+
+    Where a cgroup lies is worked out from /proc/self/mountinfo once per cgroup name (a few hundred lines to parse
+    on every launch otherwise); which cgroup the driver is in is read each time.
+    """
     try:
         with open("/proc/self/cgroup", encoding="utf-8") as handle:
             path = next((line.strip()[3:] for line in handle if line.startswith("0::")), None)
-        with open("/proc/self/mountinfo", encoding="utf-8") as handle:
-            mounts = [line.split() for line in handle]
     except OSError:
         return None
     if path is None:
         return None
+    if path not in _folders:
+        try:
+            with open("/proc/self/mountinfo", encoding="utf-8") as handle:
+                mounts = [line.split() for line in handle]
+        except OSError:
+            return None
+        _folders[path] = _folder_of(path, mounts)
+    return _folders[path]
+
+
+def _folder_of(path: str, mounts: list) -> str | None:
     for fields in mounts:
         separator = fields.index("-")
         if fields[separator + 1] == "cgroup2":
@@ -45,6 +59,7 @@ def _own_cgroup() -> str | None:
     return None
 
 
+_folders: dict = {}  # cgroup name in /proc/self/cgroup -> its folder (or None: no cgroup2 mount shows it)
 _named: dict = {}  # cgroup folder -> its name in /proc/<pid>/cgroup (relative to this cgroup namespace)
 
 

@@ -11,7 +11,7 @@ import attrs
 
 from ...datastore_paths import download_url, fill_output_path, is_url
 from ...exceptions import UserErrorException
-from . import mount_ns
+from . import mount_ns, tools
 from .store import RunPaths, datastore_folder, within
 
 _DATASTORE_URI = re.compile(r"^azureml://datastores/(?P<ds>[^/]+)/paths/(?P<path>.*)$")
@@ -158,7 +158,7 @@ def bind_mounts_available() -> bool:
     Root in a plain ``docker run`` lacks CAP_SYS_ADMIN: no mount namespace can be made there, and the inputs
     are read-only copies instead (a write lands in the copy, never in the datastore).
     """
-    return shutil.which("setpriv") is not None and mount_ns.available()
+    return tools.which("setpriv") is not None and mount_ns.available()
 
 
 def materialize(spec, sources: dict, run_root: str, bind: bool | None = None) -> tuple[dict, tuple]:

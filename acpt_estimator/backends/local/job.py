@@ -20,7 +20,7 @@ from ...snapshot_guard import check_snapshot
 from ...spec import InputRef, Literal, OutputRef
 from . import inputs as data
 from .packages import warn_missing
-from . import mlflow_sqlite, procs, store_view
+from . import mlflow_sqlite, procs, store_view, tools
 from .launch import EXIT_NO_WORKDIR, EXIT_UNTRACKED, GATE_NAME, LaunchContext, check_world_size, log_name, plan_launch
 from .mpi import find_launcher
 from ...names import new_run_id
@@ -219,7 +219,7 @@ def _prepare(job: LocalJob, spec, launcher, input_paths, output_paths, now, moun
         mlflow_tracking_uri=mlflow_sqlite.tracking_uri(store_home), mlflow_run_id=job.mlflow_run or "",
         is_root=os.geteuid() == 0, cores=len(os.sched_getaffinity(0)),
         rendezvous_port=_free_port() if needs_job_runtime(spec) else 0, mounts=tuple(mounts),
-        setpriv=shutil.which("setpriv") or "setpriv", cgroup=cgroup)
+        setpriv=tools.which("setpriv") or "setpriv", cgroup=cgroup)
     plan = plan_launch(spec, ctx)
     # rank.sh holds the arguments with $VARs expanded (secrets included): only this user may read it, and
     # finalize() removes it.

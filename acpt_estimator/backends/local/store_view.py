@@ -22,6 +22,7 @@ import tempfile
 import threading
 
 from ...exceptions import ExperimentExecutionException, UserErrorException
+from . import tools
 from .inputs import Mount, bind_mounts_available
 from .store_grants import GRANTS_VAR, VIEW_VAR, protected  # noqa: F401 - job.py asks this module
 
@@ -35,7 +36,7 @@ _MLFLOW_OWN = ("mlflow.db", "mlflow.db-journal", "mlflow.db-wal", "mlflow.db-shm
 def available() -> bool:
     """Whether this machine can give jobs a read-only store (and grant new runs into their view)."""
     # The driver grants new run folders into a running job's view with nsenter and mount (Granter._new_run).
-    return bind_mounts_available() and shutil.which("nsenter") is not None and shutil.which("mount") is not None
+    return bind_mounts_available() and tools.which("nsenter") is not None and tools.which("mount") is not None
 
 
 def mounts(store_home: str, own_root: str, output_paths, uses_mlflow: bool) -> tuple:
