@@ -12,7 +12,7 @@ import pytest
 from acpt_estimator.backends.azureml import pipeline_endpoints
 from acpt_estimator.exceptions import UserErrorException
 
-from .test_pipeline_golden import check_golden
+from .golden import check_golden
 
 COMPONENT_ID = ("/subscriptions/s/resourceGroups/rg/providers/Microsoft.MachineLearningServices/workspaces/ws/"
                 "components/nightly_train_0c8e9a6b/versions/1.0")

@@ -16,7 +16,8 @@ from acpt_estimator.pipelines.windows_zones import WINDOWS_TO_IANA
 from acpt_estimator.v1.pipeline.core.schedule import ScheduleRecurrence, TimeZone
 
 from .pipeline_golden_cases import CASES
-from .test_pipeline_golden import _normalise_node, check_golden
+from .golden import check_golden
+from .test_pipeline_golden import _normalise_node
 
 COMPONENT_ID = ("/subscriptions/s/resourceGroups/rg/providers/Microsoft.MachineLearningServices/workspaces/ws/"
                 "components/nightly_train_0c8e9a6b/versions/1.0")

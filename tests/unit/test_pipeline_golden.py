@@ -9,10 +9,9 @@ from acpt_estimator.backends.azureml.pipeline_translate import to_pipeline_job
 from acpt_estimator.backends.azureml.translate import job_to_yaml
 from acpt_estimator.job_runtime import INPUT_NAME, RUNTIME_DIR
 
+from .golden import check_golden
 from .pipeline_golden_cases import CASES, SRC
 
-GOLDEN = os.path.join(os.path.dirname(__file__), os.pardir, "data", "golden")
-REGENERATE = os.environ.get("ACPT_REGENERATE_GOLDEN") == "1"
 
 
 def _normalise_node(node: dict) -> None:
@@ -26,16 +25,6 @@ def _normalise_node(node: dict) -> None:
         runtime = (holder.get("inputs") or {}).get(INPUT_NAME)
         if isinstance(runtime, dict) and "path" in runtime:  # the installed package's folder: differs per machine
             runtime["path"] = "<job_runtime>"
-
-
-def check_golden(name: str, data: dict) -> None:
-    """``data`` equals tests/data/golden/<name>.yml (rewritten first under ACPT_REGENERATE_GOLDEN=1)."""
-    path = os.path.join(GOLDEN, f"{name}.yml")
-    if REGENERATE:
-        with open(path, "w", encoding="utf-8") as handle:
-            yaml.safe_dump(data, handle, sort_keys=False)
-    with open(path, encoding="utf-8") as handle:
-        assert data == yaml.safe_load(handle), f"regenerate with ACPT_REGENERATE_GOLDEN=1 and review the diff of {path}"
 
 
 def _translated(case):

@@ -8,10 +8,9 @@ import yaml
 from acpt_estimator.backends.azureml.translate import job_to_yaml, to_command
 from acpt_estimator.job_runtime import INPUT_NAME, RUNTIME_DIR
 
+from .golden import check_golden
 from .golden_cases import CASES, SRC
 
-GOLDEN = os.path.join(os.path.dirname(__file__), os.pardir, "data", "golden")
-REGENERATE = os.environ.get("ACPT_REGENERATE_GOLDEN") == "1"
 
 
 def _normalised(job, context_root) -> dict:
@@ -29,13 +28,7 @@ def _normalised(job, context_root) -> dict:
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_translation_matches_golden_file(case, tmp_path):
     job = to_command(CASES[case]().to_job_spec(experiment_name="golden"), context_root=tmp_path)._to_job()
-    actual = _normalised(job, tmp_path)
-    path = os.path.join(GOLDEN, f"{case}.yml")
-    if REGENERATE:
-        with open(path, "w", encoding="utf-8") as handle:
-            yaml.safe_dump(actual, handle, sort_keys=False)
-    with open(path, encoding="utf-8") as handle:
-        assert actual == yaml.safe_load(handle), f"regenerate with ACPT_REGENERATE_GOLDEN=1 and review the diff of {path}"
+    check_golden(case, _normalised(job, tmp_path))
 
 
 @pytest.mark.parametrize("case", sorted(CASES))
