@@ -1,0 +1,71 @@
+"""The job's mount namespace on the spawning thread: binds made there only, the thread's own view back afterwards."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import threading
+
+import pytest
+
+from acpt_estimator.backends.local import mount_ns
+from acpt_estimator.backends.local.inputs import Mount
+from acpt_estimator.exceptions import ExperimentExecutionException
+
+pytestmark = [pytest.mark.integration,
+              pytest.mark.skipif(not mount_ns.available(), reason="needs root with CAP_SYS_ADMIN (mount namespaces)")]
+
+
+def _on_a_thread(work):
+    outcome = {}
+
+    def run():
+        try:
+            outcome["value"] = work()
+        except BaseException as err:  # noqa: BLE001 - handed to the test
+            outcome["error"] = err
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    thread.join()
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["value"]
+
+
+def _writes(path: str) -> int:
+    """Exit code of a child process that tries to create a file in ``path``."""
+    return subprocess.run(["/bin/sh", "-c", 'echo x >"$0/probe"', path], stderr=subprocess.DEVNULL).returncode
+
+
+def test_a_child_spawned_inside_sees_the_binds_and_the_thread_gets_its_own_view_back(tmp_path):
+    store, own = tmp_path / "store", tmp_path / "store" / "runs" / "r1"
+    own.mkdir(parents=True)
+    mounts = [Mount(str(own), str(own), writable=True), Mount(str(store), str(store), recursive=True)]
+    before = os.readlink("/proc/thread-self/ns/mnt")
+
+    def inside():
+        cwd = os.getcwd()
+        with mount_ns.entered(mounts):
+            codes = (_writes(str(store)), _writes(str(own)))
+        return codes, os.readlink("/proc/thread-self/ns/mnt"), os.getcwd() == cwd
+
+    (store_code, own_code), namespace_after, same_cwd = _on_a_thread(inside)
+    assert store_code != 0 and own_code == 0  # read-only store, writable own run folder
+    assert namespace_after == before and same_cwd
+    assert _writes(str(store)) == 0  # the driver's view was never changed
+
+
+def test_a_bind_that_fails_names_itself_and_starts_nothing(tmp_path):
+    missing = str(tmp_path / "gone")
+    before = os.readlink("/proc/thread-self/ns/mnt")
+
+    def inside():
+        try:
+            with mount_ns.entered([Mount(str(tmp_path), missing)]):
+                raise AssertionError("the block must not run when a bind fails")
+        finally:
+            assert os.readlink("/proc/thread-self/ns/mnt") == before
+
+    with pytest.raises(ExperimentExecutionException, match=f"bind of {tmp_path} at {missing}.*nothing was started"):
+        _on_a_thread(inside)
