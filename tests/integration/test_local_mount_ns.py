@@ -69,3 +69,23 @@ def test_a_bind_that_fails_names_itself_and_starts_nothing(tmp_path):
 
     with pytest.raises(ExperimentExecutionException, match=f"bind of {tmp_path} at {missing}.*nothing was started"):
         _on_a_thread(inside)
+
+
+def test_without_cap_sys_admin_no_view_is_offered_and_a_forced_one_is_refused_clearly(tmp_path):
+    code = ("from acpt_estimator.backends.local import mount_ns\n"
+            "from acpt_estimator.backends.local.inputs import Mount\n"
+            "print(mount_ns.available())\n"
+            "try:\n"
+            f"    with mount_ns.entered([Mount({str(tmp_path)!r}, {str(tmp_path)!r})]):\n"
+            "        print('ran')\n"
+            "except Exception as err:\n"
+            "    print(type(err).__name__, err)\n")
+    import sys
+
+    done = subprocess.run(["setpriv", "--inh-caps=-sys_admin", "--bounding-set=-sys_admin", "--", sys.executable,
+                           "-c", code], capture_output=True, text=True, timeout=60)
+    available, outcome = done.stdout.split("\n", 1)
+    assert available == "False"
+    # v1's exceptions print as a JSON error response: the message is inside.
+    assert outcome.startswith("ExperimentExecutionException") and "unshare(CLONE_NEWNS)" in outcome, done.stdout
+    assert "nothing was started" in outcome and "ran" not in outcome.split()

@@ -72,9 +72,13 @@ def _checked(result: int, what: str) -> None:
         raise OSError(code, f"{what}: {os.strerror(code)}")
 
 
-def _private_namespace(libc) -> None:
-    """This thread in a new mount namespace whose mounts do not propagate back to the machine's."""
+def _new_namespace(libc) -> None:
+    """This thread in a new mount namespace (a copy of the current one)."""
     _checked(libc.unshare(CLONE_NEWNS), "unshare(CLONE_NEWNS)")
+
+
+def _make_private(libc) -> None:
+    """Mounts made in this namespace do not propagate back to the machine's."""
     _checked(libc.mount(b"none", b"/", None, MS_REC | MS_PRIVATE, None), "making / private")
 
 
@@ -99,9 +103,12 @@ def entered(mounts):
     libc = _libc()
     own_namespace = os.open("/proc/thread-self/ns/mnt", os.O_RDONLY | os.O_CLOEXEC)
     own_cwd = os.open(".", os.O_PATH | os.O_DIRECTORY | os.O_CLOEXEC)
+    moved = False
     try:
         try:
-            _private_namespace(libc)
+            _new_namespace(libc)
+            moved = True
+            _make_private(libc)
             for call in bind_calls(mounts):
                 _make(libc, call)
         except OSError as err:
@@ -113,8 +120,9 @@ def entered(mounts):
         yield
     finally:
         try:
-            _checked(libc.setns(own_namespace, CLONE_NEWNS), "setns back to the driver's mount namespace")
-            os.fchdir(own_cwd)
+            if moved:  # (a failed unshare left the thread where it was, and setns would need the capability)
+                _checked(libc.setns(own_namespace, CLONE_NEWNS), "setns back to the driver's mount namespace")
+                os.fchdir(own_cwd)
         finally:
             os.close(own_namespace)
             os.close(own_cwd)
@@ -134,7 +142,8 @@ def available() -> bool:
 
             def probe() -> None:
                 try:
-                    _private_namespace(_libc())
+                    _new_namespace(_libc())
+                    _make_private(_libc())
                     outcome.append(True)
                 except (OSError, AttributeError):
                     outcome.append(False)
