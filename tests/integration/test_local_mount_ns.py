@@ -89,3 +89,29 @@ def test_without_cap_sys_admin_no_view_is_offered_and_a_forced_one_is_refused_cl
     # v1's exceptions print as a JSON error response: the message is inside.
     assert outcome.startswith("ExperimentExecutionException") and "unshare(CLONE_NEWNS)" in outcome, done.stdout
     assert "nothing was started" in outcome and "ran" not in outcome.split()
+
+
+def _capabilities(text: str) -> dict:
+    """CapInh/CapPrm/CapEff/CapBnd/CapAmb of a /proc/<pid>/status text, as integers."""
+    return {line.split(":")[0]: int(line.split()[1], 16) for line in text.splitlines() if line.startswith("Cap")}
+
+
+def test_a_thread_that_drops_the_jobs_capabilities_starts_processes_that_cannot_get_them_back():
+    admin_and_ptrace = (1 << mount_ns.CAP_SYS_ADMIN) | (1 << mount_ns.CAP_SYS_PTRACE)
+    child = ["/bin/cat", "/proc/self/status"]
+
+    def dropped():
+        mount_ns.drop_job_capabilities()
+        with open("/proc/thread-self/status", encoding="ascii") as own:
+            thread_caps = _capabilities(own.read())
+        # What setpriv would re-raise from, and a root child: neither gets the two back (bounding, inheritable).
+        return thread_caps, _capabilities(subprocess.run(child, capture_output=True, text=True).stdout)
+
+    thread_caps, child_caps = _on_a_thread(dropped)
+    assert thread_caps["CapEff"] & admin_and_ptrace == admin_and_ptrace  # the thread itself keeps using them
+    for key in ("CapBnd", "CapInh", "CapAmb", "CapPrm", "CapEff"):
+        assert child_caps[key] & admin_and_ptrace == 0, key
+    assert child_caps["CapPrm"] != 0  # root's other capabilities stay: only the two are gone
+    # The driver's other threads, and what they start, are untouched.
+    unchanged = _capabilities(subprocess.run(child, capture_output=True, text=True).stdout)
+    assert unchanged["CapBnd"] & admin_and_ptrace == admin_and_ptrace

@@ -252,19 +252,22 @@ def test_local_path_inputs_are_handed_over_and_registered_datasets_are_refused(t
         local_inputs.input_path(registered, str(tmp_path))
 
 
-def test_read_only_binds_are_bound_then_remounted_and_the_launcher_runs_without_cap_sys_admin():
+def test_read_only_binds_are_bound_then_remounted_and_the_launcher_runs_without_cap_sys_admin(tmp_path):
     from acpt_estimator.backends.local import mount_ns
     from acpt_estimator.backends.local.inputs import Mount
-    from acpt_estimator.backends.local.launch import without_mount_capabilities
 
     calls = mount_ns.bind_calls([Mount("/store/ds/my data", "/run/inputs/x")])
     assert [(c.source, c.target, c.flags) for c in calls] == [
         ("/store/ds/my data", "/run/inputs/x", mount_ns.MS_BIND),
         (None, "/run/inputs/x", mount_ns.MS_REMOUNT | mount_ns.MS_BIND | mount_ns.MS_RDONLY)]
     assert calls[1].description == "remount /run/inputs/x read-only"
-    # CAP_SYS_ADMIN (remounting) and CAP_SYS_PTRACE (the driver's writable view through /proc/<pid>/root) both go.
-    assert without_mount_capabilities("/usr/bin/setpriv") == [
-        "/usr/bin/setpriv", "--inh-caps=-sys_admin,-sys_ptrace", "--bounding-set=-sys_admin,-sys_ptrace", "--"]
+    # CAP_SYS_ADMIN (remounting) and CAP_SYS_PTRACE (the driver's writable view through /proc/<pid>/root) both go,
+    # dropped by the spawning thread (no setpriv in the launcher's argv); a plan without binds keeps them.
+    assert mount_ns._JOB_DROPS == (mount_ns.CAP_SYS_ADMIN, mount_ns.CAP_SYS_PTRACE) == (21, 19)
+    spec = PyTorch(str(tmp_path), entry_script="t.py", compute_target="local").to_job_spec(experiment_name="e")
+    with_binds = plan_launch(spec, _context(tmp_path, mounts=(Mount("/a", "/b"),)))
+    assert with_binds.drop_capabilities and with_binds.argv[0] == MPICH.path
+    assert not plan_launch(spec, _context(tmp_path)).drop_capabilities
 
 
 def test_the_store_is_bound_read_only_over_what_the_job_may_write(tmp_path):

@@ -11,7 +11,7 @@ import attrs
 
 from ...datastore_paths import download_url, fill_output_path, is_url
 from ...exceptions import UserErrorException
-from . import mount_ns, tools
+from . import mount_ns
 from .store import RunPaths, datastore_folder, within
 
 _DATASTORE_URI = re.compile(r"^azureml://datastores/(?P<ds>[^/]+)/paths/(?P<path>.*)$")
@@ -152,13 +152,14 @@ class Mount:
 
 
 def bind_mounts_available() -> bool:
-    """Read-only bind mounts need root with CAP_SYS_ADMIN (the job's mount namespace, mount_ns) and util-linux's
-    setpriv (which drops CAP_SYS_ADMIN for the job, so it cannot remount them read-write); probed once.
+    """Read-only bind mounts need root with CAP_SYS_ADMIN (the job's mount namespace, mount_ns) and CAP_SETPCAP (the
+    job then runs without CAP_SYS_ADMIN, so it cannot remount them read-write: mount_ns.drop_job_capabilities);
+    probed once.
 
     Root in a plain ``docker run`` lacks CAP_SYS_ADMIN: no mount namespace can be made there, and the inputs
     are read-only copies instead (a write lands in the copy, never in the datastore).
     """
-    return tools.which("setpriv") is not None and mount_ns.available()
+    return mount_ns.available()
 
 
 def materialize(spec, sources: dict, run_root: str, bind: bool | None = None) -> tuple[dict, tuple]:

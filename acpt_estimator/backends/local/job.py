@@ -20,7 +20,7 @@ from ...snapshot_guard import check_snapshot
 from ...spec import InputRef, Literal, OutputRef
 from . import inputs as data
 from .packages import warn_missing
-from . import mlflow_sqlite, procs, store_view, tools
+from . import mlflow_sqlite, procs, store_view
 from .launch import EXIT_NO_WORKDIR, EXIT_UNTRACKED, GATE_NAME, LaunchContext, check_world_size, log_name, plan_launch
 from .mpi import find_launcher
 from ...names import new_run_id
@@ -58,7 +58,7 @@ class LocalJob:
         # run.json is written while the watcher starts mpiexec (a rank that reads it that early waits for it:
         # LocalRun._record). If the launch fails, the caller discards the run.
         self.supervisor.launch(self.plan.argv, self.plan.env, self.tracker, mounts=self.plan.mounts,
-                               meanwhile=lambda: self._set(status="Running", startTime=time.time()))
+                               drop_capabilities=self.plan.drop_capabilities, meanwhile=lambda: self._set(status="Running", startTime=time.time()))
 
     def cancel(self, reason: str = "canceled") -> None:
         self.supervisor.request_end(reason)
@@ -69,10 +69,9 @@ class LocalJob:
             if persist:
                 write_json(self.paths.run_json, self.record)
 
-    def _finished(self, outcome) -> None:
+    def _finished(self, outcome):
+        """The final record; returns the tidy-up that waits until after it (Supervisor: once ``done`` is set)."""
         self._set(persist=False, status="Finalizing")
-        if self.granter is not None:
-            self.granter.stop()
         fields = finalize(self.paths, self.record, outcome)
         try:
             self._set(**fields)
@@ -80,6 +79,9 @@ class LocalJob:
             self.record.update(fields)
             logger.error("Local run %s ended %s, but its record could not be written to %s: %s",
                          self.record["runId"], fields["status"], self.paths.run_json, describe_os_error(err))
+        # Every process of the job has ended, so no request comes any more; one a rank sent just before it was
+        # ended is still answered (into its run folder) before the grant thread stops.
+        return self.granter.stop if self.granter is not None else None
 
 
 def _world_size(record: dict) -> int:
@@ -218,8 +220,7 @@ def _prepare(job: LocalJob, spec, launcher, input_paths, output_paths, now, moun
         output_paths=output_paths, workspace=record["workspace"],
         mlflow_tracking_uri=mlflow_sqlite.tracking_uri(store_home), mlflow_run_id=job.mlflow_run or "",
         is_root=os.geteuid() == 0, cores=len(os.sched_getaffinity(0)),
-        rendezvous_port=_free_port() if needs_job_runtime(spec) else 0, mounts=tuple(mounts),
-        setpriv=tools.which("setpriv") or "setpriv", cgroup=cgroup)
+        rendezvous_port=_free_port() if needs_job_runtime(spec) else 0, mounts=tuple(mounts), cgroup=cgroup)
     plan = plan_launch(spec, ctx)
     # rank.sh holds the arguments with $VARs expanded (secrets included): only this user may read it, and
     # finalize() removes it.

@@ -79,7 +79,6 @@ class LaunchContext:
     master_addr: str = "127.0.0.1"
     rendezvous_port: int = 0  # a second free port, for Horovod's Gloo rendezvous (0: the job does not need one)
     mounts: tuple = ()  # inputs.Mount: read-only bind mounts made in the job's own mount namespace
-    setpriv: str = "setpriv"  # util-linux setpriv's absolute path: mpiexec and the ranks start without CAP_SYS_ADMIN
     cgroup: str = ""  # the job's cgroup as /proc/self/cgroup names it (cgroup tracking): ranks wait to be inside
 
 
@@ -102,6 +101,11 @@ class LaunchPlan:
     ranks: tuple
     script: str  # rank.sh
     mounts: tuple = ()  # inputs.Mount: made in a new mount namespace on the thread that spawns argv (mount_ns)
+    # With read-only binds, mpiexec and every rank run without CAP_SYS_ADMIN and CAP_SYS_PTRACE: the spawning
+    # thread drops them from its bounding and inheritable sets first (mount_ns.drop_job_capabilities), so no process
+    # of the job, root or not, can get them back to remount an input writable (and write through to the datastore)
+    # or reach the driver's writable view through /proc/<pid>/root.
+    drop_capabilities: bool = False
 
 
 def check_world_size(dist, cores: int) -> None:
@@ -291,21 +295,10 @@ def plan_launch(spec: JobSpec, ctx: LaunchContext) -> LaunchPlan:
     shell = rank_shell()
     argv = mpiexec_argv(ctx.launcher, dist.world_size, script_path, is_root=ctx.is_root, cores=ctx.cores,
                         shell=shell)
-    if ctx.mounts:
-        # mpiexec and every rank live in a private mount namespace where the inputs are read-only binds.
-        argv = without_mount_capabilities(ctx.setpriv) + argv
+    # mpiexec and every rank live in a private mount namespace where the inputs are read-only binds.
     return LaunchPlan(argv=tuple(argv), env=env, ranks=tuple(ranks),
-                      script=render_rank_script(ranks, ctx.launcher.flavour, ctx, shell), mounts=tuple(ctx.mounts))
-
-
-def without_mount_capabilities(setpriv: str) -> list[str]:
-    """The launcher's prefix when the job has read-only binds: exec it without CAP_SYS_ADMIN and CAP_SYS_PTRACE.
-
-    Dropping them from the bounding and inheritable sets means no process of the job (root or not) can get them
-    back, so none can ``mount -o remount,rw`` an input and write through to the datastore, nor reach the driver's
-    writable view through /proc/<pid>/root.
-    """
-    return [setpriv, "--inh-caps=-sys_admin,-sys_ptrace", "--bounding-set=-sys_admin,-sys_ptrace", "--"]
+                      script=render_rank_script(ranks, ctx.launcher.flavour, ctx, shell), mounts=tuple(ctx.mounts),
+                      drop_capabilities=bool(ctx.mounts))
 
 
 def render_cgroup_gate(cgroup: str, ctx: LaunchContext, shell: str) -> list[str]:

@@ -116,8 +116,12 @@ class RunPaths:
             if protected(self.home):
                 request("run", run_id=self.run_id)
                 return
-        os.makedirs(os.path.dirname(self.root), exist_ok=True)
-        for folder in (self.root, self.files, self.user_logs, self.system_logs, self.status):
+        try:
+            os.mkdir(self.root)
+        except FileNotFoundError:  # the store's first run (runs/ is made once, not checked on every launch)
+            os.makedirs(os.path.dirname(self.root), exist_ok=True)
+            os.mkdir(self.root)
+        for folder in (self.files, self.user_logs, self.system_logs, self.status):
             os.mkdir(folder)
 
 
@@ -181,9 +185,15 @@ RESERVE_BYTES = 64 * 1024  # kept free for the final record, the MLflow status a
 
 
 def reserve(paths: "RunPaths") -> None:
-    """Set aside room for the run's last writes (released when the run ends)."""
-    with open(paths.reserve, "wb") as handle:
-        handle.write(bytes(RESERVE_BYTES))
+    """Set aside room for the run's last writes (released when the run ends).
+
+    posix_fallocate allocates the blocks without writing them (glibc writes zeros itself where a file system cannot
+    allocate); a full disk raises ENOSPC here, before anything is started, as the write did."""
+    descriptor = os.open(paths.reserve, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o644)
+    try:
+        os.posix_fallocate(descriptor, 0, RESERVE_BYTES)
+    finally:
+        os.close(descriptor)
 
 
 def release_reserve(paths: "RunPaths") -> None:

@@ -73,11 +73,11 @@ class Supervisor:
         self.run_id, self.status_dir, self.cancel_flag, self.launcher_log = run_id, status_dir, cancel_flag, launcher_log
         self.world_size, self.max_seconds, self.grace = world_size, max_seconds, grace
         self.tracker = None  # procs.new_tracker() (set by launch): how every process of the job is found
-        self._request = None  # (argv, env, mounts) handed to the watcher thread, which starts mpiexec
+        self._request = None  # (argv, env, mounts, drop_capabilities) handed to the watcher thread, which starts mpiexec
         self._spawn_error: BaseException | None = None
         self._spawn_done = threading.Event()
         self._all_reported_at = None
-        self._on_finished = on_finished
+        self._on_finished = on_finished  # (outcome) -> None or a tidy-up to run once ``done`` is set
         self._reason: str | None = None
         self._wake_r, self._wake_w = os.pipe()
         self._pipe_lock = threading.RLock()
@@ -92,13 +92,16 @@ class Supervisor:
         self._thread.start()
 
     # ---- control, from any thread (and from signal handlers) -----------------------------------------
-    def launch(self, argv, env, tracker, meanwhile=None, mounts=()) -> None:
+    def launch(self, argv, env, tracker, meanwhile=None, mounts=(), drop_capabilities=False) -> None:
         """Start mpiexec (from the watcher thread); raises if it could not be started. ``meanwhile`` runs in the
         calling thread while the watcher starts it (posix_spawn lets go of the GIL). ``mounts``: the binds of the
-        job's own mount namespace, made on the watcher thread just before the spawn (mount_ns)."""
+        job's own mount namespace, made on the watcher thread just before the spawn (mount_ns).
+        ``drop_capabilities``: mpiexec and all it starts run without CAP_SYS_ADMIN and CAP_SYS_PTRACE; the watcher
+        thread drops them from its own bounding set for that, which is why it serves one job and starts nothing
+        else."""
         _register(self)  # first: a Ctrl-C arriving just after the spawn must already reach this job
         self.tracker = tracker
-        self._request = (argv, env, mounts)
+        self._request = (argv, env, mounts, drop_capabilities)
         self._spawned.set()
         try:
             if meanwhile is not None:
@@ -111,9 +114,11 @@ class Supervisor:
     def _spawn(self) -> None:
         """Runs on the watcher thread: the parent-death signal fires when the thread that started a process
         ends, and this thread lives exactly as long as the job is supervised."""
-        argv, env, mounts = self._request
+        argv, env, mounts, drop_capabilities = self._request
         try:
             with mount_ns.entered(mounts):
+                if drop_capabilities:
+                    mount_ns.drop_job_capabilities()
                 self.process = _Process(self.tracker.launch_prefix() + list(argv), env, self.launcher_log)
             try:
                 self.tracker.started(self.process.pid)
@@ -147,6 +152,7 @@ class Supervisor:
 
     # ---- the watcher thread -------------------------------------------------------------------------
     def _watch(self) -> None:
+        afterwards = None
         self._spawned.wait()
         try:
             if self._request is not None:
@@ -163,7 +169,7 @@ class Supervisor:
             self._reap()
             self.outcome = self._outcome()
             if self._on_finished:
-                self._on_finished(self.outcome)
+                afterwards = self._on_finished(self.outcome)
         finally:
             _unregister(self)
             with self._pipe_lock:
@@ -171,6 +177,8 @@ class Supervisor:
                 os.close(self._wake_w)
                 self._wake_w = None
             self.done.set()
+        if afterwards is not None:  # what the final record does not wait for
+            afterwards()
 
     def _loop(self) -> None:
         proc = self.process
