@@ -35,10 +35,14 @@ class BuildError(RuntimeError):
     """The Horovod build could not be done; the message says which step and how to fix it."""
 
 
-def cache_root() -> str:
-    base = os.environ.get(CACHE_VAR) or os.path.join(
+def cache_base() -> str:
+    """The package's cache folder on this machine (ACPT_ESTIMATOR_CACHE, else ~/.cache/acpt-estimator)."""
+    return os.environ.get(CACHE_VAR) or os.path.join(
         os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "acpt-estimator")
-    return os.path.join(base, "wheels")
+
+
+def cache_root() -> str:
+    return os.path.join(cache_base(), "wheels")
 
 
 def cache_key(torch_version: str, mpi: str, python_tag: str, machine: str) -> str:

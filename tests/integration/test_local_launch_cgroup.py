@@ -9,7 +9,7 @@ import threading
 import pytest
 
 from acpt_estimator import Mpi, PyTorch
-from acpt_estimator.backends.local import cgroup, procs
+from acpt_estimator.backends.local import cgroup, cgroup_spawn, procs
 from acpt_estimator.backends.local.cgroup import job_cgroups_usable
 from acpt_estimator.backends.local.procs import TRACKING_VAR
 from acpt_estimator.v1.core.experiment import Experiment
@@ -42,9 +42,21 @@ ODD = "two\nlines, 'quotes' and \"double\" $HOME `x` \\ end"
 
 
 @pytest.mark.skipif(job_cgroups_usable() is None, reason="needs a writable cgroup v2 hierarchy")
-def test_mpiexec_and_every_rank_are_born_in_the_job_cgroup_with_the_exact_environment(tmp_path, monkeypatch):
+@pytest.mark.parametrize("born_inside", [True, False], ids=["started-inside", "moved-in"])
+def test_mpiexec_and_every_rank_are_born_in_the_job_cgroup_with_the_exact_environment(tmp_path, monkeypatch,
+                                                                                     born_inside):
+    """Started inside by the helper (cgroup_spawn), or moved in after its start with the ranks held until then."""
     monkeypatch.setenv("ACPT_ESTIMATOR_HOME", str(tmp_path / "store"))
     monkeypatch.delenv(TRACKING_VAR, raising=False)
+    if born_inside:
+        monkeypatch.delenv(cgroup_spawn.DISABLE_VAR, raising=False)
+        if cgroup_spawn.build() is None:
+            pytest.skip("no C compiler to build the helper with")
+    else:
+        monkeypatch.setenv(cgroup_spawn.DISABLE_VAR, "0")
+    spawned = []
+    real_spawn = cgroup_spawn.spawn
+    monkeypatch.setattr(cgroup_spawn, "spawn", lambda *a: spawned.append(a[1]) or real_spawn(*a))
     monkeypatch.setenv("ACPT_TEST_ODD", ODD)
     monkeypatch.setenv("PMI_STALE", "from an outer MPI job")  # launcher-owned: must not reach the ranks
     (tmp_path / "src").mkdir()
@@ -63,6 +75,7 @@ def test_mpiexec_and_every_rank_are_born_in_the_job_cgroup_with_the_exact_enviro
         assert all(job_cgroup.endswith(group) for _, group in seen["chain"]), seen["chain"]
         assert seen["odd"] == ODD and seen["pmi"] is None
     assert not os.path.exists(os.path.join(run.path, "rank.sh"))  # it held the expanded arguments
+    assert spawned == ([job_cgroup] if born_inside else [])
 
 
 @pytest.mark.skipif(job_cgroups_usable() is None, reason="needs a writable cgroup v2 hierarchy")

@@ -10,6 +10,7 @@ import subprocess
 import threading
 import time
 
+from . import cgroup_spawn
 from .signals import kill_all, start_time, terminate
 
 _PREFIX = "acpt-"
@@ -219,7 +220,8 @@ class CgroupTracker:
         group = driver_group(base)
         path = os.path.join(group, run_id)
         os.mkdir(path)
-        warm_up(group)
+        if cgroup_spawn.ready() is None:  # the launcher will be moved in after its start
+            warm_up(group)
         return cls(path)
 
     def describe(self) -> dict:
@@ -228,12 +230,17 @@ class CgroupTracker:
     def launch_prefix(self) -> list:
         return []  # the guardian of the driver group stands in for a parent-death signal per job
 
-    def started(self, pid: int) -> None:
-        """Move the launcher in, and anything it forked meanwhile: from then on every process it makes is born
-        inside. The first move waits for an RCU grace period in the kernel (about 10 ms: the cgroup threadgroup
-        lock's first writer); the launcher starts its proxy meanwhile, and rank.sh runs the job's command only once
-        its rank is inside (launch.render_cgroup_gate), so no process of the user's starts outside."""
-        pending = [pid]
+    def birth_cgroup(self) -> str:
+        """Where the launcher is started, where that is possible (cgroup_spawn)."""
+        return self.path
+
+    def started(self, pid: int, born_inside: bool = False) -> None:
+        """Move the launcher in (unless it was ``born_inside``), and anything it forked meanwhile: from then on every
+        process it makes is born inside. The first move waits for an RCU grace period in the kernel (6-13 ms: the
+        cgroup threadgroup lock's first writer); the launcher starts its proxy meanwhile, and rank.sh runs the job's
+        command only once its rank is inside (launch.render_cgroup_gate), so no process of the user's starts
+        outside."""
+        pending = [] if born_inside else [pid]
         while pending:
             current = pending.pop()
             try:

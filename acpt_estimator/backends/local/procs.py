@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import threading
 
+from . import cgroup_spawn
 from .cgroup import CgroupTracker, job_cgroups_usable, setpriv
 from .signals import proc_stat, start_time, terminate
 
@@ -161,7 +162,10 @@ class SubreaperTracker:
         tool = setpriv()
         return [tool, "--pdeathsig", "TERM", "--"] if tool else []
 
-    def started(self, pid: int) -> None:
+    def birth_cgroup(self) -> None:
+        return None  # no cgroup of its own: started by posix_spawn
+
+    def started(self, pid: int, born_inside: bool = False) -> None:
         self.root = pid
         self.since = (proc_stat(pid) or (0, 0, 0, b""))[2]
         _roots.add(pid)
@@ -228,7 +232,8 @@ _prefetching: list = []
 def prefetch() -> None:
     """Start, once per driver, what a first local job probes about tracking (cgroup support, then setpriv) on a
     thread. Both mostly wait for a short-lived process (the cgroup probe for the kernel's grace period, ~10 ms), so
-    the waits overlap the first submission's imports and checks instead of following them."""
+    the waits overlap the first submission's imports and checks instead of following them. Where cgroups are
+    usable, the helper that starts launchers inside theirs is built here too (once per machine: cgroup_spawn)."""
     with _subreaper_lock:
         if _prefetching:
             return
@@ -236,8 +241,8 @@ def prefetch() -> None:
 
     def probe() -> None:
         try:
-            if os.environ.get(TRACKING_VAR) != "subreaper":
-                job_cgroups_usable()
+            if os.environ.get(TRACKING_VAR) != "subreaper" and job_cgroups_usable():
+                cgroup_spawn.build()
             setpriv()
         except Exception:  # noqa: BLE001 - only an optimisation: the submission asks again
             pass

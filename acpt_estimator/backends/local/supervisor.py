@@ -12,7 +12,7 @@ import time
 
 import attrs
 
-from . import mount_ns
+from . import cgroup_spawn, mount_ns
 
 POLL_SECONDS = 0.1  # how often rank exits, the cancel flag and the deadline are checked
 GRACE_SECONDS = 3.0  # SIGTERM first, so scripts can clean up; SIGKILL after this
@@ -119,9 +119,10 @@ class Supervisor:
             with mount_ns.entered(mounts):
                 if drop_capabilities:
                     mount_ns.drop_job_capabilities()
-                self.process = _Process(self.tracker.launch_prefix() + list(argv), env, self.launcher_log)
+                self.process = _Process(self.tracker.launch_prefix() + list(argv), env, self.launcher_log,
+                                        cgroup_dir=self.tracker.birth_cgroup())
             try:
-                self.tracker.started(self.process.pid)
+                self.tracker.started(self.process.pid, born_inside=self.process.born_inside)
             except BaseException:  # untracked, the job could outlive us: it must not run at all
                 self.process.send_signal(signal.SIGKILL)
                 self.process.wait()
@@ -246,7 +247,8 @@ class Supervisor:
 
 
 class _Process:
-    """mpiexec started with posix_spawn in a new session.
+    """mpiexec started with posix_spawn in a new session, or inside ``cgroup_dir`` from birth where the helper for
+    that is built (cgroup_spawn; ``born_inside`` says which).
 
     posix_spawn (vfork-like) costs the same whatever the driver's size, where subprocess.Popen forks the
     whole driver (about 3 ms for a driver that imported torch). The new session means Ctrl-C at a terminal
@@ -254,11 +256,15 @@ class _Process:
     does not matter: rank.sh changes into the snapshot itself.
     """
 
-    def __init__(self, argv, env, log_path):
+    def __init__(self, argv, env, log_path, cgroup_dir=None):
         actions = [(os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0),
                    (os.POSIX_SPAWN_OPEN, 1, log_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644),
                    (os.POSIX_SPAWN_DUP2, 1, 2)]
-        self.pid = os.posix_spawn(argv[0], list(argv), env, file_actions=actions, setsid=True)
+        helper = cgroup_spawn.ready() if cgroup_dir else None
+        pid = cgroup_spawn.spawn(helper, cgroup_dir, list(argv), env, actions) if helper else None
+        self.born_inside = pid is not None
+        self.pid = pid if pid is not None else os.posix_spawn(argv[0], list(argv), env, file_actions=actions,
+                                                              setsid=True)
         self.returncode: int | None = None
 
     def poll(self) -> int | None:

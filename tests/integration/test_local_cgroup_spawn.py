@@ -1,0 +1,95 @@
+"""The launcher born inside its job's cgroup: the C helper built from the package's source, real clone3, real cgroups."""
+
+from __future__ import annotations
+
+import os
+import shutil
+
+import pytest
+
+from acpt_estimator.backends.local import cgroup_spawn
+from acpt_estimator.backends.local.cgroup import job_cgroups_usable
+
+pytestmark = [pytest.mark.integration,
+              pytest.mark.skipif(job_cgroups_usable() is None, reason="needs a writable cgroup v2 hierarchy"),
+              pytest.mark.skipif(shutil.which("cc") is None and shutil.which("gcc") is None,
+                                 reason="needs a C compiler to build the helper")]
+
+
+@pytest.fixture
+def helper(tmp_path, monkeypatch):
+    """The helper built afresh into an empty cache folder; the module's memory of it restored afterwards."""
+    monkeypatch.setenv("ACPT_ESTIMATOR_CACHE", str(tmp_path / "cache"))
+    monkeypatch.delenv(cgroup_spawn.DISABLE_VAR, raising=False)
+    saved = dict(cgroup_spawn._state)
+    cgroup_spawn._state.clear()
+    assert cgroup_spawn.ready() is None  # not built yet, and ready() never builds
+    path = cgroup_spawn.build()
+    yield path
+    cgroup_spawn._state.clear()
+    cgroup_spawn._state.update(saved)
+
+
+@pytest.fixture
+def group():
+    path = os.path.join(job_cgroups_usable(), f"acpt-test-spawn-{os.getpid()}")
+    os.mkdir(path)
+    yield path
+    os.rmdir(path)
+
+
+def _own_name(folder: str) -> str:
+    with open("/proc/self/cgroup", encoding="utf-8") as handle:
+        own = next(line.strip()[3:] for line in handle if line.startswith("0::"))
+    return own.rstrip("/") + "/" + os.path.basename(folder)
+
+
+def test_the_helper_is_built_once_into_the_cache(helper, tmp_path):
+    assert helper.startswith(str(tmp_path / "cache" / "bin")) and os.access(helper, os.X_OK)
+    assert cgroup_spawn.ready() == helper == cgroup_spawn.build()
+    assert [n for n in os.listdir(os.path.dirname(helper)) if n.endswith(".tmp")] == []
+
+
+def test_a_command_starts_inside_the_cgroup_as_a_child_of_the_driver_in_its_own_session(helper, group, tmp_path):
+    out = tmp_path / "out.txt"
+    script = ('cat /proc/self/cgroup; echo "session $(cut -d" " -f6 /proc/$$/stat) pid $$"; ls /proc/$$/fd; '
+              'echo "env $ACPT_TEST_VALUE"')
+    actions = [(os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0),
+               (os.POSIX_SPAWN_OPEN, 1, str(out), os.O_WRONLY | os.O_CREAT, 0o600), (os.POSIX_SPAWN_DUP2, 1, 2)]
+    pid = cgroup_spawn.spawn(helper, group, ["/bin/sh", "-c", script], {"ACPT_TEST_VALUE": "passed on"}, actions)
+    assert pid is not None
+    _, status = os.waitpid(pid, 0)  # the driver's own child (CLONE_PARENT): waited for here
+    assert os.waitstatus_to_exitcode(status) == 0
+    lines = out.read_text().splitlines()
+    assert f"0::{_own_name(group)}" in lines
+    assert f"session {pid} pid {pid}" in lines  # a session of its own, as posix_spawn(setsid=True) gave
+    assert "env passed on" in lines
+    fds = lines[lines.index(f"session {pid} pid {pid}") + 1:lines.index("env passed on")]
+    assert "3" not in fds and {"0", "1", "2"} <= set(fds)  # the helper's report descriptor did not reach it
+
+
+def test_a_command_that_cannot_be_executed_raises_like_posix_spawn_and_leaves_no_process(helper, group):
+    with pytest.raises(FileNotFoundError) as err:
+        cgroup_spawn.spawn(helper, group, ["/no/such/launcher"], {}, [])
+    assert err.value.filename == "/no/such/launcher"
+    with open(os.path.join(group, "cgroup.procs"), encoding="utf-8") as handle:
+        assert handle.read().split() == []  # the process that tried was reaped, the cgroup is empty
+    assert cgroup_spawn.ready() == helper  # the helper itself works: jobs keep using it
+
+
+def test_where_the_kernel_refuses_the_helper_jobs_start_the_usual_way(helper, tmp_path):
+    assert cgroup_spawn.spawn(helper, str(tmp_path), ["/bin/true"], {}, []) is None  # not a cgroup
+    assert cgroup_spawn.ready() is None and cgroup_spawn.build() is None  # later jobs: moved in after their start
+
+
+def test_without_a_compiler_there_is_no_helper_and_nothing_is_left_behind(tmp_path, monkeypatch):
+    monkeypatch.setenv("ACPT_ESTIMATOR_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("PATH", str(tmp_path / "empty"))
+    saved = dict(cgroup_spawn._state)
+    cgroup_spawn._state.clear()
+    try:
+        assert cgroup_spawn.build() is None and cgroup_spawn.ready() is None
+        assert not os.path.exists(tmp_path / "cache" / "bin") or os.listdir(tmp_path / "cache" / "bin") == []
+    finally:
+        cgroup_spawn._state.clear()
+        cgroup_spawn._state.update(saved)
