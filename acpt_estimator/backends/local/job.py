@@ -69,9 +69,10 @@ class LocalJob:
             if persist:
                 write_json(self.paths.run_json, self.record)
 
-    def _finished(self, outcome):
-        """The final record; returns the tidy-up that waits until after it (Supervisor: once ``done`` is set)."""
+    def _finished(self, outcome) -> None:
         self._set(persist=False, status="Finalizing")
+        if self.granter is not None:
+            self.granter.stop()
         fields = finalize(self.paths, self.record, outcome)
         try:
             self._set(**fields)
@@ -79,9 +80,6 @@ class LocalJob:
             self.record.update(fields)
             logger.error("Local run %s ended %s, but its record could not be written to %s: %s",
                          self.record["runId"], fields["status"], self.paths.run_json, describe_os_error(err))
-        # Every process of the job has ended, so no request comes any more; one a rank sent just before it was
-        # ended is still answered (into its run folder) before the grant thread stops.
-        return self.granter.stop if self.granter is not None else None
 
 
 def _world_size(record: dict) -> int:

@@ -94,8 +94,7 @@ class Granter:
         return {GRANTS_VAR: self.fifo, VIEW_VAR: self.store_home}
 
     def stop(self) -> None:
-        """When the job's processes have ended: a later request finds no reader and says the driver ended. The
-        thread answers what was asked before; the request folder goes once it has ended."""
+        """When the job's processes have ended: a later request finds no reader and says the driver ended."""
         if self._fd is not None:
             os.write(self._fd, b"stop\n")
             self._thread.join(5)

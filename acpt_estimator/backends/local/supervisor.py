@@ -77,7 +77,7 @@ class Supervisor:
         self._spawn_error: BaseException | None = None
         self._spawn_done = threading.Event()
         self._all_reported_at = None
-        self._on_finished = on_finished  # (outcome) -> None or a tidy-up to run once ``done`` is set
+        self._on_finished = on_finished
         self._reason: str | None = None
         self._wake_r, self._wake_w = os.pipe()
         self._pipe_lock = threading.RLock()
@@ -153,7 +153,6 @@ class Supervisor:
 
     # ---- the watcher thread -------------------------------------------------------------------------
     def _watch(self) -> None:
-        afterwards = None
         self._spawned.wait()
         try:
             if self._request is not None:
@@ -170,7 +169,7 @@ class Supervisor:
             self._reap()
             self.outcome = self._outcome()
             if self._on_finished:
-                afterwards = self._on_finished(self.outcome)
+                self._on_finished(self.outcome)
         finally:
             _unregister(self)
             with self._pipe_lock:
@@ -178,8 +177,6 @@ class Supervisor:
                 os.close(self._wake_w)
                 self._wake_w = None
             self.done.set()
-        if afterwards is not None:  # what the final record does not wait for
-            afterwards()
 
     def _loop(self) -> None:
         proc = self.process
