@@ -93,3 +93,14 @@ def test_without_a_compiler_there_is_no_helper_and_nothing_is_left_behind(tmp_pa
     finally:
         cgroup_spawn._state.clear()
         cgroup_spawn._state.update(saved)
+
+
+def test_a_helper_others_could_have_written_is_not_run(helper):
+    os.chmod(helper, 0o777)  # as if planted in a shared cache folder
+    cgroup_spawn._state.clear()
+    try:
+        assert cgroup_spawn.ready() is None
+        rebuilt = cgroup_spawn.build()  # replaced by a fresh build of its own
+        assert rebuilt == helper and os.stat(helper).st_mode & 0o777 == 0o755
+    finally:
+        os.chmod(helper, 0o755)

@@ -33,9 +33,21 @@ def ready() -> str | None:
         return None
     if "path" not in _state:
         path = _helper_path()
-        if path is not None and os.access(path, os.X_OK):
+        if path is not None and _trusted(path):
             _state["path"] = path
     return _state.get("path")
+
+
+def _trusted(path: str) -> bool:
+    """Whether ``path`` is an executable only this user could have put there (it runs with the driver's rights)."""
+    try:
+        for item in (path, os.path.dirname(path)):
+            status = os.stat(item)
+            if status.st_uid != os.geteuid() or status.st_mode & 0o022:
+                return False
+    except OSError:
+        return False
+    return os.access(path, os.X_OK)
 
 
 def build() -> str | None:
@@ -46,7 +58,7 @@ def build() -> str | None:
         if "path" in _state:
             return _state["path"]
         path = _helper_path()
-        if path is not None and not os.access(path, os.X_OK):
+        if path is not None and not _trusted(path):
             path = _compile(path)
         _state["path"] = path
         return path
@@ -75,7 +87,7 @@ def _compile(path: str) -> str | None:
     if compiler is None:
         logger.debug("No C compiler: local jobs are moved into their cgroup after their start.")
         return None
-    os.makedirs(os.path.dirname(path), exist_ok=True)
+    os.makedirs(os.path.dirname(path), mode=0o755, exist_ok=True)
     handle, temporary = tempfile.mkstemp(dir=os.path.dirname(path), prefix=".acpt-cgroup-spawn.", suffix=".tmp")
     os.close(handle)
     try:
