@@ -2,12 +2,14 @@
 
 import os
 import subprocess
+import time
 
 import pytest
 
 from acpt_estimator import Gloo, Mpi, PyTorch
 from acpt_estimator.backends.local import inputs as local_inputs, launch
-from acpt_estimator.backends.local.launch import (EXIT_UNTRACKED, GATE_NAME, LaunchContext, interpreter_first_on_path,
+from acpt_estimator.backends.local.gate import Gate
+from acpt_estimator.backends.local.launch import (EXIT_NO_DRIVER, EXIT_UNTRACKED, LaunchContext, interpreter_first_on_path,
                                                   job_environment, log_name, mpiexec_argv, plan_launch,
                                                   rank_environment, render_rank_script)
 from acpt_estimator.backends.local.mpi import Launcher, candidate_paths, detect_flavour
@@ -163,6 +165,7 @@ def test_rank_script_passes_arguments_verbatim_through_the_shell(tmp_path):
         (run / sub).mkdir(parents=True)
     plan = plan_launch(spec, _context(tmp_path, python="/usr/bin/printf"))
     (run / "rank.sh").write_text(plan.script)
+    (run / "ready").touch()  # the driver opened the gate
     done = subprocess.run([plan.argv[-2], str(run / "rank.sh")], env={"PATH": os.environ["PATH"], "PMI_ID": "1"},
                           capture_output=True, text=True, timeout=10)
     assert done.returncode == 0, done.stderr
@@ -186,22 +189,31 @@ def _own_cgroup_name() -> str:
         return next(line.strip()[3:] for line in handle if line.startswith("0::"))
 
 
-def _gated_rank(tmp_path, shell, cgroup):
-    """rank.sh of a 1-rank job with cgroup tracking, run by ``shell`` as rank 0; printf stands in for python."""
+def _gated_rank(tmp_path, shell, cgroup, ready=True, driver_pid=0, wait=False):
+    """rank.sh of a 1-rank job with cgroup tracking, run by ``shell`` as rank 0; printf stands in for python.
+    ``ready``: the driver has opened the gate before the rank starts; ``wait``: it opens it while the rank waits."""
     spec = PyTorch(str(tmp_path), entry_script="ran|", compute_target="local").to_job_spec(experiment_name="e")
     run = tmp_path / "run"
     for sub in ("snapshot", "status", "files/user_logs"):
         (run / sub).mkdir(parents=True)
-    os.mkfifo(run / GATE_NAME)
-    ctx = _context(tmp_path, python="/usr/bin/printf", cgroup=cgroup)
+    gate = Gate(str(run), 1, parties=1)
+    if ready:
+        gate.arrive()
+    ctx = _context(tmp_path, python="/usr/bin/printf", cgroup=cgroup, driver_pid=driver_pid)
     (run / "rank.sh").write_text(render_rank_script(plan_launch(spec, ctx).ranks, "mpich", ctx, shell))
-    done = subprocess.run([shell, str(run / "rank.sh")], env={"PATH": "/usr/bin:/bin", "PMI_RANK": "0"},
-                          capture_output=True, text=True, timeout=30)
-    return done, run
+    rank = subprocess.Popen([shell, str(run / "rank.sh")], env={"PATH": "/usr/bin:/bin", "PMI_RANK": "0"},
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if wait:
+        time.sleep(0.3)
+        assert rank.poll() is None and not (run / "files/user_logs/std_log.txt").exists()  # held at the gate
+        gate.arrive()
+    out, err = rank.communicate(timeout=30)
+    gate.close()
+    return subprocess.CompletedProcess(rank.args, rank.returncode, out, err), run
 
 
 @pytest.mark.parametrize("shell", ["/bin/bash", "/bin/sh"])
-def test_a_rank_inside_the_jobs_cgroup_runs_its_command_at_once(tmp_path, shell):
+def test_a_rank_inside_the_jobs_cgroup_runs_its_command_once_the_gate_opens(tmp_path, shell):
     done, run = _gated_rank(tmp_path, shell, _own_cgroup_name())  # the test's own cgroup: the rank is inside
     assert done.returncode == 0, done.stderr
     assert (run / "files/user_logs/std_log.txt").read_text() == "ran|"
@@ -209,8 +221,24 @@ def test_a_rank_inside_the_jobs_cgroup_runs_its_command_at_once(tmp_path, shell)
 
 
 @pytest.mark.parametrize("shell", ["/bin/bash", "/bin/sh"])
-def test_a_rank_never_moved_into_the_jobs_cgroup_never_runs_its_command(tmp_path, shell, monkeypatch):
-    monkeypatch.setattr(launch, "GATE_TRIES", 2)
+def test_a_rank_waits_at_the_gate_until_the_driver_opens_it(tmp_path, shell):
+    done, run = _gated_rank(tmp_path, shell, _own_cgroup_name(), ready=False, driver_pid=os.getpid(), wait=True)
+    assert done.returncode == 0, done.stderr
+    assert (run / "files/user_logs/std_log.txt").read_text() == "ran|"
+
+
+@pytest.mark.parametrize("shell", ["/bin/bash", "/bin/sh"])
+def test_a_rank_whose_driver_ended_before_the_run_was_prepared_never_runs_its_command(tmp_path, shell):
+    gone = subprocess.Popen(["/bin/true"])
+    gone.wait()  # a pid no process has any more
+    done, run = _gated_rank(tmp_path, shell, _own_cgroup_name(), ready=False, driver_pid=gone.pid)
+    assert done.returncode == EXIT_NO_DRIVER
+    log = (run / "files/user_logs/std_log.txt").read_text()
+    assert "ran|" not in log and "driver ended before the run was prepared" in log
+
+
+@pytest.mark.parametrize("shell", ["/bin/bash", "/bin/sh"])
+def test_a_rank_never_moved_into_the_jobs_cgroup_never_runs_its_command(tmp_path, shell):
     done, run = _gated_rank(tmp_path, shell, "/acpt-driver-1/elsewhere")
     assert done.returncode == EXIT_UNTRACKED
     log = (run / "files/user_logs/std_log.txt").read_text()

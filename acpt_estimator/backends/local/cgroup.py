@@ -206,14 +206,7 @@ class CgroupTracker:
 
     def __init__(self, path: str):
         self.path = path
-        self.proc_name = proc_name(path)  # what its members read in /proc/self/cgroup (rank.sh waits for it)
-        self._gate: tuple | None = None  # (fd, lines): the FIFO that wakes rank.sh's gate, see open_gate
-
-    def open_gate(self, path: str, ranks: int) -> None:
-        """Make the FIFO at ``path`` that ranks waiting to be inside read (launch.render_cgroup_gate): started()
-        writes a line per rank once every process of the job is inside. Held open until release()."""
-        os.mkfifo(path, 0o600)
-        self._gate = (os.open(path, os.O_RDWR | os.O_NONBLOCK), ranks)
+        self.proc_name = proc_name(path)  # what its members read in /proc/self/cgroup (rank.sh checks it)
 
     @classmethod
     def create(cls, base: str, run_id: str) -> "CgroupTracker":
@@ -237,9 +230,8 @@ class CgroupTracker:
     def started(self, pid: int, born_inside: bool = False) -> None:
         """Move the launcher in (unless it was ``born_inside``), and anything it forked meanwhile: from then on every
         process it makes is born inside. The first move waits for an RCU grace period in the kernel (6-13 ms: the
-        cgroup threadgroup lock's first writer); the launcher starts its proxy meanwhile, and rank.sh runs the job's
-        command only once its rank is inside (launch.render_cgroup_gate), so no process of the user's starts
-        outside."""
+        cgroup threadgroup lock's first writer); the launcher starts its proxy meanwhile, and its ranks wait at the
+        run's gate until this is done (gate.Gate, launch.render_gate), so no process of the user's starts outside."""
         pending = [] if born_inside else [pid]
         while pending:
             current = pending.pop()
@@ -249,11 +241,6 @@ class CgroupTracker:
             except ProcessLookupError:  # already gone (a launcher that fails at once): nothing left to track
                 continue
             pending += _children(current)
-        if self._gate is not None:
-            try:
-                os.write(self._gate[0], b"\n" * self._gate[1])
-            except BlockingIOError:  # lines left unread: every rank is inside, those still waiting see it
-                pass
 
     def pids(self) -> list[int]:
         found = []
@@ -277,9 +264,6 @@ class CgroupTracker:
             kill_all(self.pids)
 
     def release(self) -> None:
-        if self._gate is not None:
-            os.close(self._gate[0])
-            self._gate = None
         _remove(self.path, timeout=2.0)
 
 

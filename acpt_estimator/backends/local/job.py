@@ -21,7 +21,9 @@ from ...spec import InputRef, Literal, OutputRef
 from . import inputs as data
 from .packages import warn_missing
 from . import mlflow_sqlite, procs, store_view
-from .launch import EXIT_NO_WORKDIR, EXIT_UNTRACKED, GATE_NAME, LaunchContext, check_world_size, log_name, plan_launch
+from .gate import Gate
+from .launch import (EXIT_NO_DRIVER, EXIT_NO_WORKDIR, EXIT_UNTRACKED, GATE_NAME, READY_NAME, LaunchContext,
+                     check_world_size, log_name, plan_launch)
 from .mpi import find_launcher
 from ...names import new_run_id
 from .store import (RunPaths, describe_os_error, disk_full_note, home, release_reserve, reserve, user, within,
@@ -38,8 +40,12 @@ class LocalJob:
 
     def __init__(self, paths: RunPaths, record: dict, max_seconds, tracker):
         self.paths, self.record = paths, record
-        self.plan = self.mlflow_run = None  # set by _prepare (mlflow_run: MLflow's id, for jobs using MLflow)
-        self.granter = None  # store_view.Granter: makes the new runs and models of a job with a read-only store
+        self.plan = self.mlflow_run = None  # set by _plan (mlflow_run: MLflow's id, for jobs using MLflow)
+        self.gate: Gate | None = None  # where the ranks wait until the run is prepared and tracked (_plan)
+        self.view = False  # the job sees the store read-only (store_view), and ...
+        self.granter = None  # ... store_view.Granter makes the new runs and models it asks for (_prepare)
+        self.released = False  # the run is prepared: its code runs once the launcher is tracked
+        self.discarded = False  # ended before its code ever ran; its folder is removed (_discard)
         self._lock = threading.Lock()
         self.tracker = tracker  # procs.new_tracker(): how every process of the job is found
         self.supervisor = Supervisor(run_id=record["runId"], status_dir=paths.status, cancel_flag=paths.cancel_flag,
@@ -54,11 +60,19 @@ class LocalJob:
     def done(self) -> threading.Event:
         return self.supervisor.done
 
-    def start(self) -> None:
-        # run.json is written while the watcher starts mpiexec (a rank that reads it that early waits for it:
-        # LocalRun._record). If the launch fails, the caller discards the run.
+    def start(self, prepare) -> None:
+        """Start mpiexec and, while the watcher starts it, ``prepare`` the run and write its record; the ranks wait
+        at the gate until both that and the launcher's tracking are done. If either fails, the caller discards the
+        run (nothing of the user's ran)."""
+        def meanwhile() -> None:
+            prepare()
+            self._set(status="Running", startTime=time.time())
+            self.released = True
+            self.gate.arrive()
+
         self.supervisor.launch(self.plan.argv, self.plan.env, self.tracker, mounts=self.plan.mounts,
-                               drop_capabilities=self.plan.drop_capabilities, meanwhile=lambda: self._set(status="Running", startTime=time.time()))
+                               drop_capabilities=self.plan.drop_capabilities, meanwhile=meanwhile,
+                               on_tracked=self.gate.arrive)
 
     def cancel(self, reason: str = "canceled") -> None:
         self.supervisor.request_end(reason)
@@ -70,6 +84,9 @@ class LocalJob:
                 write_json(self.paths.run_json, self.record)
 
     def _finished(self, outcome) -> None:
+        self.gate.close()
+        if self.discarded:  # never ran: no record to finish, the folder goes (_discard)
+            return
         self._set(persist=False, status="Finalizing")
         if self.granter is not None:
             self.granter.stop()
@@ -92,7 +109,7 @@ def finalize(paths: RunPaths, record: dict, outcome) -> dict:
     Used by the supervising driver, and by whoever reopens a run whose driver died. Whatever goes wrong while
     tidying up, the run must still reach its final status.
     """
-    for done_with in (paths.rank_script, os.path.join(paths.root, GATE_NAME)):
+    for done_with in (paths.rank_script, os.path.join(paths.root, GATE_NAME), os.path.join(paths.root, READY_NAME)):
         with contextlib.suppress(FileNotFoundError):
             os.unlink(done_with)  # the ranks have started and ended; rank.sh's expanded arguments go too
     status, error = _verdict(outcome, record, paths)
@@ -148,9 +165,11 @@ def start(spec, experiment, parent_run_id: str | None = None) -> tuple[RunPaths,
         if parent_run_id is not None:
             record["parentRunId"] = parent_run_id
         job = LocalJob(paths, record, spec.max_run_duration_seconds, tracker)
-        _prepare(job, spec, launcher, input_paths, output_paths, now, mounts, files)
-        job.start()
-        if job.granter is None and not store_view.protected(store_home):
+        _plan(job, spec, launcher, input_paths, output_paths, now, mounts, files)
+        # The snapshot and the rest are made while mpiexec starts its proxy and the ranks' shells, which wait at
+        # the gate (launch.render_gate) until that is done and the launcher is tracked.
+        job.start(lambda: _prepare(job, spec, files))
+        if not job.view and not store_view.protected(store_home):
             _say_store_is_writable(store_home, run_id)
     except BaseException as err:
         _discard(paths, job, tracker)
@@ -179,14 +198,21 @@ def _say_store_is_writable(store_home: str, run_id: str) -> None:
 
 def _discard(paths: RunPaths, job, tracker) -> None:
     """A run that never started leaves nothing behind: no half-written folder, no MLflow run left RUNNING."""
-    if job is not None and job.supervisor.process is not None:
+    launched = job is not None and job.supervisor.process is not None
+    if launched and job.released:
         job.cancel("interrupted")  # started after all (Ctrl-C in the last moment): it ends with a final record
         job.supervisor.wait()
         return
-    if tracker is not None:
+    if launched:  # held at the gate, so nothing of the user's ran: ended (the watcher releases the tracker)
+        job.discarded = True
+        job.cancel("failed")
+        job.supervisor.wait()
+    elif tracker is not None:
         tracker.release()
     if job is not None:
         job.supervisor.abandon()
+        if job.gate is not None:
+            job.gate.close()
         if job.granter is not None:
             job.granter.stop()
         if job.mlflow_run:  # never left RUNNING: the MLflow run of a job that never started is deleted
@@ -195,30 +221,28 @@ def _discard(paths: RunPaths, job, tracker) -> None:
     shutil.rmtree(paths.root, ignore_errors=True)
 
 
-def _prepare(job: LocalJob, spec, launcher, input_paths, output_paths, now, mounts=(), files=None) -> None:
-    """Snapshot, MLflow run and launch plan: everything between the run record and the first process."""
+def _plan(job: LocalJob, spec, launcher, input_paths, output_paths, now, mounts=(), files=None) -> None:
+    """The launch plan, rank.sh and what they need before mpiexec starts: the MLflow run of a job that uses MLflow
+    (its id is in the ranks' environment), the gate, the binds of the store view."""
     paths, record = job.paths, job.record
     store_home, run_id, experiment_name = paths.home, record["runId"], record["experimentName"]
-    reserve(paths)
-    files = copy_snapshot(spec.source_directory, paths.snapshot, files)
-    _make_working_folders(paths.snapshot)
-    # A job that uses MLflow gets its MLflow run first (MLFLOW_RUN_ID, as on v2); the others none at launch.
-    if mlflow_sqlite.job_uses_mlflow(paths.snapshot, files, spec.command or ""):
+    # A job that uses MLflow gets its MLflow run first (MLFLOW_RUN_ID, as on v2); the others none at launch. Its
+    # sources are read where they are: the snapshot is copied from the same listing (files) behind the gate.
+    if mlflow_sqlite.job_uses_mlflow(spec.source_directory, files, spec.command or ""):
         job.mlflow_run = mlflow_sqlite.start_run(store_home, experiment_name, run_id, int(now * 1000))
     record["tracking"] = job.tracker.describe()
-    cgroup = getattr(job.tracker, "proc_name", None) or ""
-    if cgroup:
-        job.tracker.open_gate(os.path.join(paths.root, GATE_NAME), _world_size(record))
+    job.gate = Gate(paths.root, _world_size(record))
     mounts = (*_store_view(job, output_paths), *mounts)  # the store's binds first: inputs lie in the run folder
     ctx = LaunchContext(
         run_id=run_id, experiment_name=experiment_name, run_dir=paths.root, workdir=paths.snapshot,
         user_logs=paths.user_logs, status_dir=paths.status, store_home=store_home, python=sys.executable,
         launcher=launcher, master_port=_free_port(), input_paths=input_paths,
-        base_env={**os.environ, **job.granter.env()} if job.granter else os.environ,
+        base_env={**os.environ, **store_view.grant_env(paths.root, store_home)} if job.view else os.environ,
         output_paths=output_paths, workspace=record["workspace"],
         mlflow_tracking_uri=mlflow_sqlite.tracking_uri(store_home), mlflow_run_id=job.mlflow_run or "",
         is_root=os.geteuid() == 0, cores=len(os.sched_getaffinity(0)),
-        rendezvous_port=_free_port() if needs_job_runtime(spec) else 0, mounts=tuple(mounts), cgroup=cgroup)
+        rendezvous_port=_free_port() if needs_job_runtime(spec) else 0, mounts=tuple(mounts),
+        cgroup=getattr(job.tracker, "proc_name", None) or "", driver_pid=os.getpid())
     plan = plan_launch(spec, ctx)
     # rank.sh holds the arguments with $VARs expanded (secrets included): only this user may read it, and
     # finalize() removes it.
@@ -232,14 +256,24 @@ def _prepare(job: LocalJob, spec, launcher, input_paths, output_paths, now, moun
     job.plan = plan
 
 
+def _prepare(job: LocalJob, spec, files) -> None:
+    """Behind the gate, while mpiexec starts: the room for the last writes, the snapshot, the store view's grants."""
+    paths = job.paths
+    reserve(paths)
+    copy_snapshot(spec.source_directory, paths.snapshot, files)
+    _make_working_folders(paths.snapshot)
+    if job.view:
+        process = lambda: job.supervisor.process.pid if job.supervisor.process else None  # noqa: E731
+        job.granter = store_view.Granter(paths.root, paths.home, process)
+
+
 def _store_view(job: LocalJob, output_paths) -> tuple:
     """Where the machine allows it, the job sees the store read-only but for its own run and outputs, and its
     driver makes the runs and models it creates (store_view); a job started from inside one shares that view."""
     paths = job.paths
     if store_view.protected(paths.home) or not store_view.available():
         return ()
-    process = lambda: job.supervisor.process.pid if job.supervisor.process else None  # noqa: E731
-    job.granter = store_view.Granter(paths.root, paths.home, process)
+    job.view = True
     return store_view.mounts(paths.home, paths.root, output_paths.values(), bool(job.mlflow_run))
 
 
@@ -371,6 +405,8 @@ def _verdict(outcome, record: dict, paths: RunPaths) -> tuple[str, dict | None]:
 def _signal_note(code: int) -> str:
     if code == EXIT_NO_WORKDIR:
         return " (rank.sh could not enter the run's snapshot folder)"
+    if code == EXIT_NO_DRIVER:
+        return " (its driver ended before the run was prepared, so its command was not started)"
     if code == EXIT_UNTRACKED:
         return " (the rank was never moved into the job's cgroup, so its command was not started)"
     if code == 127:

@@ -31,8 +31,9 @@ HOME_VAR = "ACPT_ESTIMATOR_HOME"
 EXIT_NO_RANK = 97
 EXIT_NO_WORKDIR = 96
 EXIT_UNTRACKED = 95
-GATE_TRIES = 600  # rank.sh waits up to about 600 x 50 ms (bash; 10 ms with sh) to be inside the job's cgroup
-GATE_NAME = "gate"  # the run folder's FIFO by which the driver wakes ranks waiting to be inside the cgroup
+EXIT_NO_DRIVER = 94  # the driver ended before the run was prepared: the rank never ran anything
+GATE_NAME = "gate"  # the run folder's FIFO by which the driver wakes the ranks waiting at the gate (render_gate)
+READY_NAME = "ready"  # made in the run folder once it is prepared and every process of the job is tracked
 logger = logging.getLogger(__name__)
 # Local ranks share this machine's cores; past these, a plan is a typo (node_count=1000) rather than a job.
 RANKS_PER_CORE_WARNING = 4
@@ -79,7 +80,8 @@ class LaunchContext:
     master_addr: str = "127.0.0.1"
     rendezvous_port: int = 0  # a second free port, for Horovod's Gloo rendezvous (0: the job does not need one)
     mounts: tuple = ()  # inputs.Mount: read-only bind mounts made in the job's own mount namespace
-    cgroup: str = ""  # the job's cgroup as /proc/self/cgroup names it (cgroup tracking): ranks wait to be inside
+    cgroup: str = ""  # the job's cgroup as /proc/self/cgroup names it (cgroup tracking): ranks check they are inside
+    driver_pid: int = 0  # the supervising driver: ranks waiting at the gate give up when it is gone
 
 
 @attrs.frozen
@@ -301,32 +303,42 @@ def plan_launch(spec: JobSpec, ctx: LaunchContext) -> LaunchPlan:
                       drop_capabilities=bool(ctx.mounts))
 
 
-def render_cgroup_gate(cgroup: str, ctx: LaunchContext, shell: str) -> list[str]:
-    """Shell lines that hold a rank until it is inside the job's cgroup (``cgroup``, as /proc/self/cgroup names it).
+def render_gate(ctx: LaunchContext, shell: str) -> list[str]:
+    """Shell lines that hold a rank until the driver opens the run's gate (``ready`` appears in the run folder).
 
-    The driver moves mpiexec into the cgroup after starting it, and the kernel's first move waits for an RCU grace
-    period (about 10 ms); mpiexec starts its proxy and the ranks' shells meanwhile, and the driver moves those in
-    too, then writes a line per rank into the run's ``gate`` FIFO. Waiting here (builtins only) keeps the rule that
-    every process of the user's starts inside, without the whole grace period on the launch path.
+    mpiexec starts as soon as the plan and rank.sh are written: the snapshot copy and the rest of the run's
+    preparation happen while it starts its proxy and the ranks' shells (about 6 ms), and where the launcher could
+    not be started inside the job's cgroup, while the driver moves it in (the kernel's first move waits for an RCU
+    grace period, 6-13 ms). The driver then makes ``ready`` and writes a line per rank into the run's ``gate``
+    FIFO, which wakes the waiting shells (builtins only; dash's read has no timeout, so it polls). A rank whose
+    driver is gone gives up: nothing of the user's starts in a run that was never prepared.
     """
     q = shlex.quote
-    name = q(f"0::{cgroup}")
-    if shell.endswith("bash"):  # woken by the driver's line; the FIFO is opened read-write, so open never blocks
+    if shell.endswith("bash"):  # the FIFO is opened read-write, so open never blocks and read never sees EOF
         wait = f"read -r -t 0.05 _ 0<>{q(ctx.run_dir + '/' + GATE_NAME)} || :"
-    else:  # dash's read has no timeout: poll
+    else:
         wait = "sleep 0.01"
+    lines = [f"until [ -e {q(ctx.run_dir + '/' + READY_NAME)} ]; do", f"  {wait}"]
+    if ctx.driver_pid:
+        lines += [f"  kill -0 {ctx.driver_pid} 2>/dev/null || {{ echo \"acpt-estimator: rank $r: its driver ended before "
+                  f"the run was prepared, so its command was not started\" >>\"$log\"; exit {EXIT_NO_DRIVER}; }}"]
+    return lines + ["done"]
+
+
+def render_cgroup_check(cgroup: str, ctx: LaunchContext) -> list[str]:
+    """Shell lines that refuse to run the rank's command outside the job's cgroup (``cgroup``, as /proc/self/cgroup
+    names it). The driver opens the gate only once the launcher and all it started are inside (started there, or
+    moved in), and what they start later is born inside, so this holds; the check keeps the rule that nothing of
+    the user's starts outside even if a move went wrong."""
+    q = shlex.quote
+    name = q(f"0::{cgroup}")
     return [
-        "n=0",
-        "while :; do",
-        "  while read -r g; do case $g in 0::*) break ;; esac; done </proc/self/cgroup",
-        f"  case $g in {name}|{name}/*) break ;; esac",
-        f"  n=$((n+1)); if [ $n -gt {GATE_TRIES} ]; then",
-        '    echo "acpt-estimator: rank $r is not inside the job\'s cgroup ($g), so its command was not started" '
+        "while read -r g; do case $g in 0::*) break ;; esac; done </proc/self/cgroup",
+        f"case $g in {name}|{name}/*) ;; *)",
+        '  echo "acpt-estimator: rank $r is not inside the job\'s cgroup ($g), so its command was not started" '
         '>>"$log"',
-        f"    : >{q(ctx.status_dir)}/rank_\"$r\"_exit_{EXIT_UNTRACKED}; exit {EXIT_UNTRACKED}",
-        "  fi",
-        f"  {wait}",
-        "done",
+        f"  : >{q(ctx.status_dir)}/rank_\"$r\"_exit_{EXIT_UNTRACKED}; exit {EXIT_UNTRACKED} ;;",
+        "esac",
     ]
 
 
@@ -353,7 +365,8 @@ def render_rank_script(ranks, flavour: str, ctx: LaunchContext, shell: str = "/b
         '*) echo "acpt-estimator: no MPI rank in this process (rank=\'$r\'); was rank.sh started by mpiexec?" >&2',
         f"   exit {EXIT_NO_RANK} ;;",
         "esac",
-        *(render_cgroup_gate(ctx.cgroup, ctx, shell) if ctx.cgroup else ()),
+        *render_gate(ctx, shell),
+        *(render_cgroup_check(ctx.cgroup, ctx) if ctx.cgroup else ()),
         f"cd {q(ctx.workdir)} || exit {EXIT_NO_WORKDIR}",
         close_inherited_fds(shell),
         '"$@" </dev/null >>"$log" 2>&1',

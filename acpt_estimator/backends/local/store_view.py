@@ -75,12 +75,20 @@ def _make_standard_folders(store_home: str) -> None:
     _made.add(store_home)
 
 
+def grant_env(run_root: str, store_home: str) -> dict:
+    """What a job whose driver serves its requests (Granter) finds in its environment: known before the Granter runs."""
+    return {GRANTS_VAR: os.path.join(run_root, _GRANTS, _REQUESTS), VIEW_VAR: store_home}
+
+
+_GRANTS, _REQUESTS = ".grants", "requests"
+
+
 class Granter:
     """The driver's side: serves one job's requests for new runs and models until ``stop``."""
 
     def __init__(self, run_root: str, store_home: str, namespace_pid):
-        self.folder = os.path.join(run_root, ".grants")
-        self.fifo = os.path.join(self.folder, "requests")
+        self.folder = os.path.join(run_root, _GRANTS)
+        self.fifo = os.path.join(self.folder, _REQUESTS)
         self.store_home = store_home
         self._pid = namespace_pid  # callable: a process in the job's mount namespace (mpiexec), or None
         os.mkdir(self.folder, 0o700)
@@ -91,7 +99,7 @@ class Granter:
         self._thread.start()
 
     def env(self) -> dict:
-        return {GRANTS_VAR: self.fifo, VIEW_VAR: self.store_home}
+        return grant_env(os.path.dirname(self.folder), self.store_home)
 
     def stop(self) -> None:
         """When the job's processes have ended: a later request finds no reader and says the driver ended."""

@@ -74,6 +74,7 @@ class Supervisor:
         self.world_size, self.max_seconds, self.grace = world_size, max_seconds, grace
         self.tracker = None  # procs.new_tracker() (set by launch): how every process of the job is found
         self._request = None  # (argv, env, mounts, drop_capabilities) handed to the watcher thread, which starts mpiexec
+        self._on_tracked = None  # called on the watcher thread once the tracker holds the launcher (launch)
         self._spawn_error: BaseException | None = None
         self._spawn_done = threading.Event()
         self._all_reported_at = None
@@ -92,15 +93,16 @@ class Supervisor:
         self._thread.start()
 
     # ---- control, from any thread (and from signal handlers) -----------------------------------------
-    def launch(self, argv, env, tracker, meanwhile=None, mounts=(), drop_capabilities=False) -> None:
+    def launch(self, argv, env, tracker, meanwhile=None, mounts=(), drop_capabilities=False, on_tracked=None) -> None:
         """Start mpiexec (from the watcher thread); raises if it could not be started. ``meanwhile`` runs in the
         calling thread while the watcher starts it (posix_spawn lets go of the GIL). ``mounts``: the binds of the
         job's own mount namespace, made on the watcher thread just before the spawn (mount_ns).
         ``drop_capabilities``: mpiexec and all it starts run without CAP_SYS_ADMIN and CAP_SYS_PTRACE; the watcher
         thread drops them from its own bounding set for that, which is why it serves one job and starts nothing
-        else."""
+        else. ``on_tracked``: called on the watcher thread once the tracker holds mpiexec and all it started."""
         _register(self)  # first: a Ctrl-C arriving just after the spawn must already reach this job
         self.tracker = tracker
+        self._on_tracked = on_tracked
         self._request = (argv, env, mounts, drop_capabilities)
         self._spawned.set()
         try:
@@ -123,6 +125,8 @@ class Supervisor:
                                         cgroup_dir=self.tracker.birth_cgroup())
             try:
                 self.tracker.started(self.process.pid, born_inside=self.process.born_inside)
+                if self._on_tracked is not None:
+                    self._on_tracked()
             except BaseException:  # untracked, the job could outlive us: it must not run at all
                 self.process.send_signal(signal.SIGKILL)
                 self.process.wait()

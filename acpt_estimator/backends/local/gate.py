@@ -1,0 +1,40 @@
+"""A run's gate: its ranks' shells wait there until the run is prepared and every process of the job is tracked."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import threading
+
+from .launch import GATE_NAME, READY_NAME
+
+
+class Gate:
+    """Opens when each of ``parties`` has arrived: the thread preparing the run (snapshot, grants, record) and the
+    supervisor once the tracker holds the launcher and all it started. Opening makes ``<run>/ready`` and writes a
+    line per rank into the ``gate`` FIFO, which wakes the shells waiting in launch.render_gate.
+
+    The FIFO stays open here until close(): a shell that opens it just after the lines were written still finds
+    them (a FIFO no process holds open drops what was written to it)."""
+
+    def __init__(self, run_dir: str, ranks: int, parties: int = 2):
+        self.fifo, self.ready = os.path.join(run_dir, GATE_NAME), os.path.join(run_dir, READY_NAME)
+        os.mkfifo(self.fifo, 0o600)
+        self._fd: int | None = os.open(self.fifo, os.O_RDWR | os.O_NONBLOCK | os.O_CLOEXEC)
+        self._ranks, self._waiting = ranks, parties
+        self._lock = threading.Lock()
+
+    def arrive(self) -> None:
+        with self._lock:
+            self._waiting -= 1
+            if self._waiting or self._fd is None:
+                return
+            os.close(os.open(self.ready, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600))
+            with contextlib.suppress(BlockingIOError):  # a full FIFO: the shells still waiting see `ready` anyway
+                os.write(self._fd, b"\n" * self._ranks)
+
+    def close(self) -> None:
+        with self._lock:
+            if self._fd is not None:
+                os.close(self._fd)
+                self._fd = None
