@@ -214,3 +214,30 @@ def test_cancelling_a_job_also_ends_a_local_job_started_from_inside_it(job, tmp_
     outer.cancel()
     assert outer.wait_for_completion()["status"] == "Canceled"
     assert pids_with_env("ACPT_TEST_MARKER", marker) == []
+
+
+def test_a_run_whose_preparation_fails_after_the_launcher_started_leaves_nothing(job, tmp_path, monkeypatch):
+    """The snapshot is copied while mpiexec starts, its ranks held at the gate: when that copy fails (here: made to
+    fail), the held job is ended, nothing of the user's ran, and neither a run folder nor a process is left."""
+    from acpt_estimator.backends.local import job as local_job
+
+    from acpt_estimator.backends.local.launch import marker
+
+    started = []
+
+    def failing_prepare(job_, spec, files):
+        deadline = time.monotonic() + 10
+        while job_.supervisor.process is None and time.monotonic() < deadline:
+            time.sleep(0.001)  # the watcher starts mpiexec while this runs
+        started.append(job_)
+        raise OSError(28, "No space left on device", str(tmp_path / "store"))
+
+    monkeypatch.setattr(local_job, "_prepare", failing_prepare)
+    with pytest.raises(Exception, match="disk is full"):
+        job()
+    (held,) = started
+    assert held.supervisor.process.returncode is not None  # it was started, then ended and reaped
+    assert pids_with_env(*marker(held.record["runId"])) == []  # no rank, no shell of the job is left
+    assert not os.path.exists(held.tracker.describe().get("path") or "/nonexistent")  # its cgroup is gone too
+    runs = tmp_path / "store" / "runs"
+    assert not runs.exists() or os.listdir(runs) == []

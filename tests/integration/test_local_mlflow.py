@@ -85,7 +85,7 @@ def test_a_job_using_mlflow_that_cannot_start_leaves_no_running_mlflow_run(tmp_p
     ws = Workspace._local()
     from acpt_estimator.backends.local import job as local_job
 
-    def no_launch(self):
+    def no_launch(self, prepare):
         raise ExperimentExecutionException("mpiexec could not start")
 
     monkeypatch.setattr(local_job.LocalJob, "start", no_launch)
