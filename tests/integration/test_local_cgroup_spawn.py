@@ -1,4 +1,4 @@
-"""The launcher born inside its job's cgroup: the C helper built from the package's source, real clone3, real cgroups."""
+"""The launcher born inside its job's cgroup: the C helper built from the package's source, real clone3 and cgroups."""
 
 from __future__ import annotations
 

@@ -9,9 +9,9 @@ import pytest
 from acpt_estimator import Gloo, Mpi, PyTorch
 from acpt_estimator.backends.local import inputs as local_inputs, launch
 from acpt_estimator.backends.local.gate import Gate
-from acpt_estimator.backends.local.launch import (EXIT_NO_DRIVER, EXIT_UNTRACKED, LaunchContext, interpreter_first_on_path,
-                                                  job_environment, log_name, mpiexec_argv, plan_launch,
-                                                  rank_environment, render_rank_script)
+from acpt_estimator.backends.local.launch import (EXIT_NO_DRIVER, EXIT_UNTRACKED, LaunchContext,
+                                                  interpreter_first_on_path, job_environment, log_name, mpiexec_argv,
+                                                  plan_launch, rank_environment, render_rank_script)
 from acpt_estimator.backends.local.mpi import Launcher, candidate_paths, detect_flavour
 from acpt_estimator.v1.core.datastore import Datastore
 from acpt_estimator.exceptions import UserErrorException

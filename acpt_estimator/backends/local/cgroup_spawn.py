@@ -1,4 +1,4 @@
-"""The launcher born inside its job's cgroup (clone3 CLONE_INTO_CGROUP), through a small C helper built once per machine.
+"""The launcher born inside its job's cgroup (clone3 CLONE_INTO_CGROUP), by a small C helper built once per machine.
 
 Moving a running process into a cgroup waits for an RCU grace period in the kernel: 6-13 ms here, longer while
 processes are being started, which is exactly when a job starts. Python's posix_spawn cannot start a process inside

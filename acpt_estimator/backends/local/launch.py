@@ -320,8 +320,9 @@ def render_gate(ctx: LaunchContext, shell: str) -> list[str]:
         wait = "sleep 0.01"
     lines = [f"until [ -e {q(ctx.run_dir + '/' + READY_NAME)} ]; do", f"  {wait}"]
     if ctx.driver_pid:
-        lines += [f"  kill -0 {ctx.driver_pid} 2>/dev/null || {{ echo \"acpt-estimator: rank $r: its driver ended before "
-                  f"the run was prepared, so its command was not started\" >>\"$log\"; exit {EXIT_NO_DRIVER}; }}"]
+        lines += [f"  kill -0 {ctx.driver_pid} 2>/dev/null || {{ echo \"acpt-estimator: rank $r: its driver ended "
+                  f"before the run was prepared, so its command was not started\" >>\"$log\"; "
+                  f"exit {EXIT_NO_DRIVER}; }}"]
     return lines + ["done"]
 
 

@@ -73,7 +73,7 @@ class Supervisor:
         self.run_id, self.status_dir, self.cancel_flag, self.launcher_log = run_id, status_dir, cancel_flag, launcher_log
         self.world_size, self.max_seconds, self.grace = world_size, max_seconds, grace
         self.tracker = None  # procs.new_tracker() (set by launch): how every process of the job is found
-        self._request = None  # (argv, env, mounts, drop_capabilities) handed to the watcher thread, which starts mpiexec
+        self._request = None  # (argv, env, mounts, drop_capabilities): for the watcher thread, which starts mpiexec
         self._on_tracked = None  # called on the watcher thread once the tracker holds the launcher (launch)
         self._spawn_error: BaseException | None = None
         self._spawn_done = threading.Event()
