@@ -24,8 +24,9 @@ import tempfile
 import time
 import zipfile
 
+from .cache_folder import cache_base
+
 HOROVOD_VERSION = "0.28.1"
-CACHE_VAR = "ACPT_ESTIMATOR_CACHE"
 # Where the sdist asks for C++14; torch >= 2.1 headers refuse anything below C++17.
 PATCHED_FILES = ("CMakeLists.txt", os.path.join("horovod", "torch", "CMakeLists.txt"))
 _STD14 = re.compile(r"set\(CMAKE_CXX_STANDARD 14\)")
@@ -33,12 +34,6 @@ _STD14 = re.compile(r"set\(CMAKE_CXX_STANDARD 14\)")
 
 class BuildError(RuntimeError):
     """The Horovod build could not be done; the message says which step and how to fix it."""
-
-
-def cache_base() -> str:
-    """The package's cache folder on this machine (ACPT_ESTIMATOR_CACHE, else ~/.cache/acpt-estimator)."""
-    return os.environ.get(CACHE_VAR) or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "acpt-estimator")
 
 
 def cache_root() -> str:

@@ -20,6 +20,8 @@ import subprocess
 import tempfile
 import threading
 
+from ...cache_folder import cache_base
+
 SOURCE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "cgroup_spawn.c")
 DISABLE_VAR = "ACPT_ESTIMATOR_CGROUP_SPAWN"  # "0": never use the helper (then jobs are moved in after their start)
 logger = logging.getLogger(__name__)
@@ -77,8 +79,6 @@ def _helper_path() -> str | None:
             digest = hashlib.sha256(handle.read() + platform.machine().encode()).hexdigest()[:16]
     except OSError:
         return None
-    from ...horovod_build import cache_base  # one cache folder for what the package builds on this machine
-
     return os.path.join(cache_base(), "bin", f"acpt-cgroup-spawn-{digest}")
 
 
