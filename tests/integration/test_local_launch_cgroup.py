@@ -9,7 +9,7 @@ import threading
 import pytest
 
 from acpt_estimator import Mpi, PyTorch
-from acpt_estimator.backends.local import cgroup, cgroup_spawn, procs
+from acpt_estimator.backends.local import cgroup, cgroup_spawn, procs, rank_exec
 from acpt_estimator.backends.local.cgroup import job_cgroups_usable
 from acpt_estimator.backends.local.procs import TRACKING_VAR
 from acpt_estimator.v1.core.experiment import Experiment
@@ -43,11 +43,19 @@ ODD = "two\nlines, 'quotes' and \"double\" $HOME `x` \\ end"
 
 @pytest.mark.skipif(job_cgroups_usable() is None, reason="needs a writable cgroup v2 hierarchy")
 @pytest.mark.parametrize("born_inside", [True, False], ids=["started-inside", "moved-in"])
+@pytest.mark.parametrize("rank_runner", ["rank_exec", "shell"])
 def test_mpiexec_and_every_rank_are_born_in_the_job_cgroup_with_the_exact_environment(tmp_path, monkeypatch,
-                                                                                     born_inside):
-    """Started inside by the helper (cgroup_spawn), or moved in after its start with the ranks held until then."""
+                                                                                     born_inside, rank_runner):
+    """Started inside by the helper (cgroup_spawn), or moved in after its start with the ranks held until then;
+    each rank started by the C rank launcher or by rank.sh."""
     monkeypatch.setenv("ACPT_ESTIMATOR_HOME", str(tmp_path / "store"))
     monkeypatch.delenv(TRACKING_VAR, raising=False)
+    if rank_runner == "rank_exec":
+        monkeypatch.delenv(rank_exec.DISABLE_VAR, raising=False)
+        if rank_exec.build() is None:
+            pytest.skip("no C compiler to build the rank launcher with")
+    else:
+        monkeypatch.setenv(rank_exec.DISABLE_VAR, "0")
     if born_inside:
         monkeypatch.delenv(cgroup_spawn.DISABLE_VAR, raising=False)
         if cgroup_spawn.build() is None:
@@ -74,7 +82,10 @@ def test_mpiexec_and_every_rank_are_born_in_the_job_cgroup_with_the_exact_enviro
         assert names[-1] == "mpiexec", names
         assert all(job_cgroup.endswith(group) for _, group in seen["chain"]), seen["chain"]
         assert seen["odd"] == ODD and seen["pmi"] is None
-    assert not os.path.exists(os.path.join(run.path, "rank.sh"))  # it held the expanded arguments
+    program = record["runDefinition"]["launcher"]["argv"][-2]
+    assert program == rank_exec.ready() if rank_runner == "rank_exec" else program.endswith("sh")
+    for name in ("rank.sh", "rank.plan"):
+        assert not os.path.exists(os.path.join(run.path, name))  # they held the expanded arguments
     assert spawned == ([job_cgroup] if born_inside else [])
 
 

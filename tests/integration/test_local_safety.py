@@ -17,8 +17,10 @@ pytestmark = pytest.mark.integration
 JOB = r'''
 import json, os, stat, subprocess, sys
 args = dict(zip(sys.argv[1::2], sys.argv[2::2]))
-seen = {"token": args["--token"],
-        "rank_sh_mode": oct(stat.S_IMODE(os.stat(os.path.join(os.environ["ACPT_ESTIMATOR_RUN_DIR"], "rank.sh")).st_mode))}
+run_dir = os.environ["ACPT_ESTIMATOR_RUN_DIR"]
+plans = [n for n in ("rank.sh", "rank.plan") if os.path.exists(os.path.join(run_dir, n))]
+seen = {"token": args["--token"], "plans": plans,
+        "rank_sh_mode": oct(stat.S_IMODE(os.stat(os.path.join(run_dir, plans[0])).st_mode))}
 data = args["--data"]
 remount = subprocess.run(["mount", "-o", "remount,rw,bind", data], capture_output=True, text=True)
 seen["remount_rc"] = remount.returncode
@@ -57,13 +59,13 @@ def test_a_root_job_cannot_remount_its_input_and_no_expanded_secret_stays(worksp
     run.download_file("outputs/seen.json", str(tmp_path / "seen.json"))
     seen = json.loads((tmp_path / "seen.json").read_text())
     assert seen["token"] == "s3cr3t-value"  # v1: $VARs in arguments are expanded for the job
-    assert seen["rank_sh_mode"] == "0o600"
+    assert len(seen["plans"]) == 1 and seen["rank_sh_mode"] == "0o600"  # rank.sh, or rank.plan (rank_exec)
     if bind_mounts_available():
         assert seen["remount_rc"] != 0  # the ranks have no CAP_SYS_ADMIN
     assert seen["write"] in ("OSError", "PermissionError")
     assert sorted(os.listdir(tmp_path / ".acpt/datastores/workspaceblobstore/d")) == ["a.txt"]
     run_dir = tmp_path / ".acpt" / "runs" / run.id
-    assert not (run_dir / "rank.sh").exists()
+    assert not (run_dir / "rank.sh").exists() and not (run_dir / "rank.plan").exists()
     leaked = [os.path.join(d, f) for d, _, names in os.walk(run_dir) for f in names
               if "outputs" not in d and "s3cr3t-value" in open(os.path.join(d, f), errors="replace").read()]
     assert leaked == []

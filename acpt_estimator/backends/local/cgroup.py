@@ -203,6 +203,7 @@ class CgroupTracker:
     """The job's processes are the members of ``<driver group>/<run id>`` and of the cgroups below it."""
 
     kind = "cgroup"
+    release_after_done = True  # removing the emptied cgroup changes nothing the driver's code sees (Supervisor)
 
     def __init__(self, path: str):
         self.path = path
@@ -243,6 +244,8 @@ class CgroupTracker:
             pending += _children(current)
 
     def pids(self) -> list[int]:
+        if not self._populated():
+            return []
         found = []
         for folder, _, _ in os.walk(self.path):  # jobs started inside the job have their cgroup below ours
             try:
@@ -251,6 +254,14 @@ class CgroupTracker:
             except OSError:
                 continue
         return found
+
+    def _populated(self) -> bool:
+        """Whether any process is in the cgroup or below it (one small read; the walk lists every cgroup file)."""
+        try:
+            with open(os.path.join(self.path, "cgroup.events"), encoding="ascii") as handle:
+                return "populated 0" not in handle.read()
+        except OSError:
+            return True  # unknown: walk
 
     def end(self, grace: float) -> None:
         """SIGTERM every member, then kill the whole cgroup after ``grace`` seconds."""

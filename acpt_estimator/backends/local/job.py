@@ -20,10 +20,10 @@ from ...snapshot_guard import check_snapshot
 from ...spec import InputRef, Literal, OutputRef
 from . import inputs as data
 from .packages import warn_missing
-from . import mlflow_sqlite, procs, store_view
+from . import mlflow_sqlite, procs, rank_exec, store_view
 from .gate import Gate
-from .launch import (EXIT_NO_DRIVER, EXIT_NO_WORKDIR, EXIT_UNTRACKED, GATE_NAME, READY_NAME, LaunchContext,
-                     check_world_size, log_name, plan_launch)
+from .launch import (EXIT_NO_DRIVER, EXIT_NO_WORKDIR, EXIT_UNTRACKED, GATE_NAME, RANK_PLAN_NAME, READY_NAME,
+                     LaunchContext, check_world_size, log_name, plan_launch)
 from .mpi import find_launcher
 from ...names import new_run_id
 from .store import (RunPaths, describe_os_error, disk_full_note, home, release_reserve, reserve, user, within,
@@ -107,11 +107,13 @@ def finalize(paths: RunPaths, record: dict, outcome) -> dict:
     """The final fields of a run's record for ``outcome``; outputs collected and MLflow finished on the way.
 
     Used by the supervising driver, and by whoever reopens a run whose driver died. Whatever goes wrong while
-    tidying up, the run must still reach its final status.
+    tidying up, the run must still reach its final status. Nothing of the launch stays in the folder: a FIFO left
+    there would block whoever reads every file of a finished run.
     """
-    for done_with in (paths.rank_script, os.path.join(paths.root, GATE_NAME), os.path.join(paths.root, READY_NAME)):
+    for done_with in (paths.rank_script, os.path.join(paths.root, RANK_PLAN_NAME), os.path.join(paths.root, GATE_NAME),
+                      os.path.join(paths.root, READY_NAME)):
         with contextlib.suppress(FileNotFoundError):
-            os.unlink(done_with)  # the ranks have started and ended; rank.sh's expanded arguments go too
+            os.unlink(done_with)  # the ranks have started and ended; their expanded arguments go too
     status, error = _verdict(outcome, record, paths)
     fields = {"status": status, "endTime": outcome.ended, "error": error, "endReason": outcome.reason,
               "ranks": [{"rank": e.rank, "exitCode": e.code} for e in outcome.exits], "warnings": []}
@@ -242,13 +244,15 @@ def _plan(job: LocalJob, spec, launcher, input_paths, output_paths, now, mounts=
         mlflow_tracking_uri=mlflow_sqlite.tracking_uri(store_home), mlflow_run_id=job.mlflow_run or "",
         is_root=os.geteuid() == 0, cores=len(os.sched_getaffinity(0)),
         rendezvous_port=_free_port() if needs_job_runtime(spec) else 0, mounts=tuple(mounts),
-        cgroup=getattr(job.tracker, "proc_name", None) or "", driver_pid=os.getpid())
+        cgroup=getattr(job.tracker, "proc_name", None) or "", driver_pid=os.getpid(),
+        rank_exec=rank_exec.ready() or "")
     plan = plan_launch(spec, ctx)
-    # rank.sh holds the arguments with $VARs expanded (secrets included): only this user may read it, and
-    # finalize() removes it.
-    with open(os.open(paths.rank_script, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w",
-              encoding="utf-8") as handle:
-        handle.write(plan.script)
+    # rank.sh (or rank.plan) holds the arguments with $VARs expanded (secrets included): only this user may read
+    # it, and finalize() removes it.
+    script = plan.script.encode("utf-8", "surrogateescape") if isinstance(plan.script, str) else plan.script
+    with os.fdopen(os.open(plan.script_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o600),
+                   "wb") as handle:
+        handle.write(script)
     record["runDefinition"]["launcher"] = {
         "path": launcher.path, "flavour": launcher.flavour, "version": launcher.version, "argv": list(plan.argv),
         "binds": [{"source": m.source, "target": m.target, "readOnly": not m.writable} for m in plan.mounts]}
@@ -404,7 +408,7 @@ def _verdict(outcome, record: dict, paths: RunPaths) -> tuple[str, dict | None]:
 
 def _signal_note(code: int) -> str:
     if code == EXIT_NO_WORKDIR:
-        return " (rank.sh could not enter the run's snapshot folder)"
+        return " (the rank could not enter the run's snapshot folder)"
     if code == EXIT_NO_DRIVER:
         return " (its driver ended before the run was prepared, so its command was not started)"
     if code == EXIT_UNTRACKED:

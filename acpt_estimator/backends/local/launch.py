@@ -1,8 +1,8 @@
 """Pure launch planning for local runs: mpiexec argv, job and per-rank environment, argv, the rank script.
 
-Nothing here touches processes or files, so the whole rank contract is unit-testable. mpiexec runs
-``/bin/sh rank.sh`` per rank: a POSIX shell starts in about 1 ms, while a Python shim measured 1.8x the
-plain ``mpiexec -n 2 python script.py`` time here, which would miss the launch-overhead target.
+Nothing here touches processes or files, so the whole rank contract is unit-testable. mpiexec runs the C rank
+launcher on ``rank.plan`` per rank where it is built (rank_exec.c), else ``bash rank.sh`` (``/bin/sh`` without
+bash): both wait at the gate, run the rank's command with its variables and log, and leave its exit marker.
 """
 
 from __future__ import annotations
@@ -34,6 +34,8 @@ EXIT_UNTRACKED = 95
 EXIT_NO_DRIVER = 94  # the driver ended before the run was prepared: the rank never ran anything
 GATE_NAME = "gate"  # the run folder's FIFO by which the driver wakes the ranks waiting at the gate (render_gate)
 READY_NAME = "ready"  # made in the run folder once it is prepared and every process of the job is tracked
+RANK_SCRIPT_NAME, RANK_PLAN_NAME = "rank.sh", "rank.plan"  # what each rank runs: the shell's, or rank_exec's
+RANK_PLAN_TAG = "acpt-rank-plan-1"  # rank_exec.c's TAG: the format of rank.plan
 logger = logging.getLogger(__name__)
 # Local ranks share this machine's cores; past these, a plan is a typo (node_count=1000) rather than a job.
 RANKS_PER_CORE_WARNING = 4
@@ -82,6 +84,7 @@ class LaunchContext:
     mounts: tuple = ()  # inputs.Mount: read-only bind mounts made in the job's own mount namespace
     cgroup: str = ""  # the job's cgroup as /proc/self/cgroup names it (cgroup tracking): ranks check they are inside
     driver_pid: int = 0  # the supervising driver: ranks waiting at the gate give up when it is gone
+    rank_exec: str = ""  # the built C rank launcher (rank_exec.ready()); "" : rank.sh through a shell
 
 
 @attrs.frozen
@@ -101,7 +104,8 @@ class LaunchPlan:
     argv: tuple  # the mpiexec command line
     env: Mapping[str, str] = attrs.field(converter=_frozen)  # mpiexec's environment, inherited by every rank
     ranks: tuple
-    script: str  # rank.sh
+    script: str | bytes  # rank.sh (text), or rank.plan (rank_exec's NUL-separated fields)
+    script_path: str  # where it is written: <run>/rank.sh or <run>/rank.plan
     mounts: tuple = ()  # inputs.Mount: made in a new mount namespace on the thread that spawns argv (mount_ns)
     # With read-only binds, mpiexec and every rank run without CAP_SYS_ADMIN and CAP_SYS_PTRACE: the spawning
     # thread drops them from its bounding and inheritable sets first (mount_ns.drop_job_capabilities), so no process
@@ -163,13 +167,20 @@ def mpiexec_argv(launcher: Launcher, world_size: int, rank_script: str, *, is_ro
     return argv
 
 
-def rank_variable(flavour: str) -> str:
-    """Shell expression for this process's rank: hydra sets PMI_RANK (PMI_ID with -pmi-port)."""
+def rank_variables(flavour: str) -> tuple[str, ...]:
+    """The variables naming this process's rank, the first set one wins: hydra sets PMI_RANK (PMI_ID with
+    -pmi-port)."""
     if flavour == "openmpi":
-        return "${OMPI_COMM_WORLD_RANK:-}"
+        return ("OMPI_COMM_WORLD_RANK",)
     if flavour == "intel":
-        return "${PMI_RANK:-}"
-    return "${PMI_RANK:-${PMI_ID:-}}"
+        return ("PMI_RANK",)
+    return ("PMI_RANK", "PMI_ID")
+
+
+def rank_variable(flavour: str) -> str:
+    """Shell expression for this process's rank."""
+    names = rank_variables(flavour)
+    return "".join(f"${{{name}:-" for name in names) + "}" * len(names)
 
 
 def log_name(rank: int, world_size: int) -> str:
@@ -293,14 +304,17 @@ def plan_launch(spec: JobSpec, ctx: LaunchContext) -> LaunchPlan:
             rank=rank, node_rank=int(own["NODE_RANK"]), local_rank=int(own["LOCAL_RANK"]), env=own,
             argv=tuple(rank_argv(spec, {**env, **own}, ctx)),
             log_file=f"{ctx.user_logs}/{log_name(rank, dist.world_size)}"))
-    script_path = f"{ctx.run_dir}/rank.sh"
-    shell = rank_shell()
+    if ctx.rank_exec:
+        program, script_path = ctx.rank_exec, f"{ctx.run_dir}/{RANK_PLAN_NAME}"
+        script = render_rank_plan(ranks, ctx.launcher.flavour, ctx)
+    else:
+        program, script_path = rank_shell(), f"{ctx.run_dir}/{RANK_SCRIPT_NAME}"
+        script = render_rank_script(ranks, ctx.launcher.flavour, ctx, program)
     argv = mpiexec_argv(ctx.launcher, dist.world_size, script_path, is_root=ctx.is_root, cores=ctx.cores,
-                        shell=shell)
+                        shell=program)
     # mpiexec and every rank live in a private mount namespace where the inputs are read-only binds.
-    return LaunchPlan(argv=tuple(argv), env=env, ranks=tuple(ranks),
-                      script=render_rank_script(ranks, ctx.launcher.flavour, ctx, shell), mounts=tuple(ctx.mounts),
-                      drop_capabilities=bool(ctx.mounts))
+    return LaunchPlan(argv=tuple(argv), env=env, ranks=tuple(ranks), script=script, script_path=script_path,
+                      mounts=tuple(ctx.mounts), drop_capabilities=bool(ctx.mounts))
 
 
 def render_gate(ctx: LaunchContext, shell: str) -> list[str]:
@@ -377,3 +391,16 @@ def render_rank_script(ranks, flavour: str, ctx: LaunchContext, shell: str = "/b
         "",
     ]
     return "\n".join(lines)
+
+
+def render_rank_plan(ranks, flavour: str, ctx: LaunchContext) -> bytes:
+    """rank.plan for rank_exec.c: rank.sh's content as NUL-terminated fields (its header comment gives the order).
+    Nothing is quoted or expanded: every value reaches the rank as it is here."""
+    fields = [RANK_PLAN_TAG, " ".join(rank_variables(flavour)), f"{ctx.run_dir}/{READY_NAME}",
+              f"{ctx.run_dir}/{GATE_NAME}", str(ctx.driver_pid), ctx.cgroup, ctx.workdir, ctx.status_dir,
+              str(len(ranks))]
+    for plan in ranks:
+        fields += [str(plan.rank), plan.log_file, str(len(plan.env)), *(f"{k}={v}" for k, v in plan.env.items()),
+                   str(len(plan.argv)), *plan.argv]
+    # No value holds a NUL (the field separator): job_checks refuses them in arguments and variables, as exec would.
+    return b"".join(os.fsencode(value) + b"\0" for value in fields)

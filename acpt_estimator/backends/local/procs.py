@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import threading
 
-from . import cgroup_spawn
+from . import cgroup_spawn, rank_exec
 from .cgroup import CgroupTracker, job_cgroups_usable, setpriv
 from .signals import proc_stat, start_time, terminate
 
@@ -144,6 +144,7 @@ class SubreaperTracker:
     """
 
     kind = "subreaper"
+    release_after_done = False  # the driver stops being a subreaper before its code goes on (its own children)
 
     def __init__(self, run_id: str):
         from .launch import marker
@@ -233,7 +234,8 @@ def prefetch() -> None:
     """Start, once per driver, what a first local job probes about tracking (cgroup support, then setpriv) on a
     thread. Both mostly wait for a short-lived process (the cgroup probe for the kernel's grace period, ~10 ms), so
     the waits overlap the first submission's imports and checks instead of following them. Where cgroups are
-    usable, the helper that starts launchers inside theirs is built here too (once per machine: cgroup_spawn)."""
+    usable, the helper that starts launchers inside theirs is built here too, and the rank launcher (once per
+    machine: cgroup_spawn, rank_exec)."""
     with _subreaper_lock:
         if _prefetching:
             return
@@ -244,6 +246,7 @@ def prefetch() -> None:
             if os.environ.get(TRACKING_VAR) != "subreaper" and job_cgroups_usable():
                 cgroup_spawn.build()
             setpriv()
+            rank_exec.build()
         except Exception:  # noqa: BLE001 - only an optimisation: the submission asks again
             pass
 

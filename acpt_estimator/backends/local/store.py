@@ -7,6 +7,7 @@ import errno
 import getpass
 import json
 import os
+import stat
 import urllib.parse
 
 import attrs
@@ -128,7 +129,22 @@ class RunPaths:
 def within(root: str, path: str) -> bool:
     """Whether ``path`` lies in ``root`` with no link on the way. After a job, its driver moves and writes files in
     the job's run folder, where the job may have left a link to another run's folder: that link is not followed."""
-    return os.path.realpath(path) == os.path.join(os.path.realpath(root), os.path.relpath(path, root))
+    relative = os.path.relpath(path, root)
+    if relative == os.curdir:
+        return True
+    if relative == os.pardir or relative.startswith(os.pardir + os.sep):
+        return False
+    # Only what lies below root is the job's to change: lstat those components (realpath of both paths would
+    # lstat every component from / up, ~0.3 ms per collected run on a journaling file system).
+    current = root
+    for part in relative.split(os.sep):
+        current = os.path.join(current, part)
+        try:
+            if stat.S_ISLNK(os.lstat(current).st_mode):
+                return False
+        except FileNotFoundError:
+            return True  # nothing further exists, so no link either
+    return True
 
 
 def run_paths(run_id: str, store_home: str | None = None) -> RunPaths:

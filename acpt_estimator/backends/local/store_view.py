@@ -22,7 +22,7 @@ import tempfile
 import threading
 
 from ...exceptions import ExperimentExecutionException, UserErrorException
-from . import tools
+from . import fifo_service, tools
 from .inputs import Mount, bind_mounts_available
 from .store_grants import GRANTS_VAR, VIEW_VAR, protected  # noqa: F401 - job.py asks this module
 
@@ -84,7 +84,8 @@ _GRANTS, _REQUESTS = ".grants", "requests"
 
 
 class Granter:
-    """The driver's side: serves one job's requests for new runs and models until ``stop``."""
+    """The driver's side: serves one job's requests for new runs and models until ``stop`` (on the driver's one
+    fifo_service thread, which serves every job's requests in turn)."""
 
     def __init__(self, run_root: str, store_home: str, namespace_pid):
         self.folder = os.path.join(run_root, _GRANTS)
@@ -94,35 +95,49 @@ class Granter:
         os.mkdir(self.folder, 0o700)
         os.mkfifo(self.fifo, 0o600)
         self._dir = os.open(self.folder, os.O_RDONLY | os.O_DIRECTORY)
-        self._fd = os.open(self.fifo, os.O_RDWR)  # a reader always: a writer never blocks or gets EOF
-        self._thread = threading.Thread(target=self._serve, name="acpt-store-grants", daemon=True)
-        self._thread.start()
+        # A reader always: a writer never blocks or gets EOF. Non-blocking: the service reads what is there.
+        self._fd = os.open(self.fifo, os.O_RDWR | os.O_NONBLOCK)
+        self._pending = b""
+        self._lock = threading.Lock()  # the service answering, or stop()
+        fifo_service.register(self._fd, self._serve)
 
     def env(self) -> dict:
         return grant_env(os.path.dirname(self.folder), self.store_home)
 
     def stop(self) -> None:
-        """When the job's processes have ended: a later request finds no reader and says the driver ended."""
-        if self._fd is not None:
-            os.write(self._fd, b"stop\n")
-            self._thread.join(5)
-        shutil.rmtree(self.folder, ignore_errors=True)
+        """When the job's processes have ended: what it asked before is answered, a later request finds no reader
+        and says the driver ended."""
+        with self._lock:
+            if self._fd is not None:
+                fifo_service.unregister(self._fd)
+                self._read()
+                os.close(self._fd)
+                self._fd = None
+                with contextlib.suppress(OSError):  # through the folder's descriptor: .grants may be a link now
+                    os.unlink(_REQUESTS, dir_fd=self._dir)
+                os.close(self._dir)
+        with contextlib.suppress(OSError):
+            os.rmdir(self.folder)  # the usual case, empty (rmtree costs ~0.2 ms more: launch overhead)
+        if os.path.lexists(self.folder):  # requests the job left behind (a link: rmtree refuses it)
+            shutil.rmtree(self.folder, ignore_errors=True)
 
     def _serve(self) -> None:
-        pending = b""
+        with self._lock:
+            if self._fd is not None:
+                self._read()
+
+    def _read(self) -> None:
+        """Answer every request named in the FIFO so far."""
         while True:
-            chunk = os.read(self._fd, 4096)
-            if not chunk:  # no writer can make this happen (the FIFO is open for writing here too); never spin
+            try:
+                chunk = os.read(self._fd, 4096)
+            except BlockingIOError:
                 return
-            pending += chunk
-            *lines, pending = pending.split(b"\n")
+            if not chunk:
+                return
+            *lines, self._pending = (self._pending + chunk).split(b"\n")
             for line in lines:
                 nonce = line.decode("ascii", "replace").strip()
-                if nonce == "stop":
-                    os.close(self._fd)
-                    os.close(self._dir)
-                    self._fd = None
-                    return
                 if nonce.isalnum():
                     with contextlib.suppress(OSError):  # the job removed its request, or the job has ended
                         self._answer(nonce)

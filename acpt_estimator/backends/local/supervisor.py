@@ -77,8 +77,11 @@ class Supervisor:
         self._on_tracked = None  # called on the watcher thread once the tracker holds the launcher (launch)
         self._spawn_error: BaseException | None = None
         self._spawn_done = threading.Event()
+        # Set once the launcher's process exists (or its spawn failed): launch() waits for it before running its
+        # ``meanwhile``, which otherwise keeps the GIL from the watcher for milliseconds and delays the spawn.
+        self._spawn_begun = threading.Event()
         self._all_reported_at = None
-        self._on_finished = on_finished
+        self._on_finished = on_finished  # the run's final record, before ``done``
         self._reason: str | None = None
         self._wake_r, self._wake_w = os.pipe()
         self._pipe_lock = threading.RLock()
@@ -106,6 +109,7 @@ class Supervisor:
         self._request = (argv, env, mounts, drop_capabilities)
         self._spawned.set()
         try:
+            self._spawn_begun.wait()
             if meanwhile is not None:
                 meanwhile()
         finally:
@@ -122,7 +126,7 @@ class Supervisor:
                 if drop_capabilities:
                     mount_ns.drop_job_capabilities()
                 self.process = _Process(self.tracker.launch_prefix() + list(argv), env, self.launcher_log,
-                                        cgroup_dir=self.tracker.birth_cgroup())
+                                        cgroup_dir=self.tracker.birth_cgroup(), on_spawned=self._spawn_begun.set)
             try:
                 self.tracker.started(self.process.pid, born_inside=self.process.born_inside)
                 if self._on_tracked is not None:
@@ -136,11 +140,13 @@ class Supervisor:
         except BaseException as err:  # noqa: BLE001 - handed to launch(), in the submitting thread
             self._spawn_error = err
         finally:
+            self._spawn_begun.set()
             self._spawn_done.set()
 
     def abandon(self) -> None:
         """The job will not be launched after all: let the watcher thread end."""
         self._spawned.set()
+        self._spawn_begun.set()
         self._spawn_done.set()
 
     def request_end(self, reason: str = "canceled") -> None:
@@ -158,6 +164,7 @@ class Supervisor:
     # ---- the watcher thread -------------------------------------------------------------------------
     def _watch(self) -> None:
         self._spawned.wait()
+        reaped = False
         try:
             if self._request is not None:
                 self._spawn()
@@ -171,6 +178,9 @@ class Supervisor:
                 self.tracker.release()
                 raise
             self._reap()
+            reaped = True
+            if not self.tracker.release_after_done:
+                self.tracker.release()
             self.outcome = self._outcome()
             if self._on_finished:
                 self._on_finished(self.outcome)
@@ -181,6 +191,8 @@ class Supervisor:
                 os.close(self._wake_w)
                 self._wake_w = None
             self.done.set()
+            if reaped and self.tracker.release_after_done:  # a waiting driver goes on meanwhile
+                self.tracker.release()
 
     def _loop(self) -> None:
         proc = self.process
@@ -228,11 +240,11 @@ class Supervisor:
         self.process.wait()
 
     def _reap(self) -> None:
-        """After mpiexec is gone, nothing of the job may remain: daemons a rank left behind included."""
+        """After mpiexec is gone, nothing of the job may remain: daemons a rank left behind included (the tracker
+        is released once the run's record is final: _watch)."""
         self.process.wait()
         if self.tracker.pids():
             self.tracker.end(grace=0.5)
-        self.tracker.release()
 
     def _outcome(self) -> Outcome:
         exits = tuple(read_exits(self.status_dir))
@@ -257,15 +269,17 @@ class _Process:
     does not matter: rank.sh changes into the snapshot itself.
     """
 
-    def __init__(self, argv, env, log_path, cgroup_dir=None):
+    def __init__(self, argv, env, log_path, cgroup_dir=None, on_spawned=None):
         actions = [(os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0),
                    (os.POSIX_SPAWN_OPEN, 1, log_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644),
                    (os.POSIX_SPAWN_DUP2, 1, 2)]
         helper = cgroup_spawn.ready() if cgroup_dir else None
-        pid = cgroup_spawn.spawn(helper, cgroup_dir, list(argv), env, actions) if helper else None
+        pid = cgroup_spawn.spawn(helper, cgroup_dir, list(argv), env, actions, on_spawned) if helper else None
         self.born_inside = pid is not None
         self.pid = pid if pid is not None else os.posix_spawn(argv[0], list(argv), env, file_actions=actions,
                                                               setsid=True)
+        if on_spawned is not None:
+            on_spawned()
         self.returncode: int | None = None
 
     def poll(self) -> int | None:

@@ -1,0 +1,165 @@
+"""The C rank launcher (rank_exec.c) does what rank.sh does: the same scenarios, run by both, give the same results."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import time
+
+import attrs
+import pytest
+
+from acpt_estimator import Mpi, PyTorch
+from acpt_estimator.backends.local import rank_exec
+from acpt_estimator.backends.local.gate import Gate
+from acpt_estimator.backends.local.launch import (EXIT_NO_DRIVER, EXIT_NO_RANK, EXIT_NO_WORKDIR, EXIT_UNTRACKED,
+                                                  LaunchContext, plan_launch)
+from acpt_estimator.backends.local.mpi import Launcher
+
+pytestmark = pytest.mark.integration
+HAS_COMPILER = shutil.which("cc") is not None or shutil.which("gcc") is not None
+MPICH = Launcher("/venv/bin/mpiexec", "mpich", "5.0.2")
+
+
+@pytest.fixture(scope="module")
+def helper(tmp_path_factory):
+    """The C launcher built afresh into a cache folder of this module's own."""
+    if not HAS_COMPILER:
+        pytest.skip("needs a C compiler to build the rank launcher")
+    cache = tmp_path_factory.mktemp("cache")
+    saved_cache, saved_state = os.environ.get("ACPT_ESTIMATOR_CACHE"), dict(rank_exec._state)
+    os.environ["ACPT_ESTIMATOR_CACHE"] = str(cache)
+    rank_exec._state.clear()
+    try:
+        path = rank_exec.build()
+        assert path and path.startswith(str(cache)) and rank_exec.ready() == path
+        yield path
+    finally:
+        rank_exec._state.clear()
+        rank_exec._state.update(saved_state)
+        if saved_cache is None:
+            os.environ.pop("ACPT_ESTIMATOR_CACHE", None)
+        else:
+            os.environ["ACPT_ESTIMATOR_CACHE"] = saved_cache
+
+
+@pytest.fixture(params=["rank_exec", "bash"])
+def runner(request):
+    """How ranks start: the C launcher's path, or "" for rank.sh through bash."""
+    return request.getfixturevalue("helper") if request.param == "rank_exec" else ""
+
+
+def _own_cgroup() -> str:
+    with open("/proc/self/cgroup", encoding="utf-8") as handle:
+        return next(line.strip()[3:] for line in handle if line.startswith("0::"))
+
+
+def _rank(tmp_path, runner, *, python="/usr/bin/printf", script="%s|", params=(), world=1, rank="0", ready=True,
+          wait=False, driver_pid=0, cgroup="", workdir=None, env=None, command=None, extra_fds=()):
+    """One rank of a ``world``-rank job run the way mpiexec would run it; printf stands in for python."""
+    spec = PyTorch(str(tmp_path), entry_script=script, compute_target="local", script_params=list(params),
+                   distributed_training=Mpi(world)).to_job_spec(experiment_name="e")
+    if command is not None:  # ScriptRunConfig(command=...): a shell command instead of python + script
+        spec = attrs.evolve(spec, command=command)
+    run = tmp_path / "run"
+    for sub in ("snapshot", "status", "files/user_logs"):
+        (run / sub).mkdir(parents=True, exist_ok=True)
+    ctx = LaunchContext(run_id="e_1_abcdef12", experiment_name="e", run_dir=str(run),
+                        workdir=workdir or str(run / "snapshot"), user_logs=str(run / "files/user_logs"),
+                        status_dir=str(run / "status"), store_home=str(tmp_path), python=python, launcher=MPICH,
+                        master_port=29500, base_env={"PATH": "/usr/bin:/bin"}, cores=2, cgroup=cgroup,
+                        driver_pid=driver_pid, rank_exec=runner)
+    plan = plan_launch(spec, ctx)
+    script_bytes = plan.script.encode() if isinstance(plan.script, str) else plan.script
+    with open(plan.script_path, "wb") as handle:
+        handle.write(script_bytes)
+    gate = Gate(str(run), world, parties=1)
+    if ready:
+        gate.arrive()
+    environ = {"PATH": "/usr/bin:/bin", "PWD": "/", **({"PMI_RANK": rank} if rank is not None else {}), **(env or {})}
+    process = subprocess.Popen(list(plan.argv[-2:]), env=environ, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True, pass_fds=extra_fds)
+    if wait:
+        time.sleep(0.3)
+        assert process.poll() is None and not list((run / "files/user_logs").iterdir())  # held at the gate
+        gate.arrive()
+    out, err = process.communicate(timeout=30)
+    gate.close()
+    logs = {p.name: p.read_text() for p in (run / "files/user_logs").iterdir()}
+    return process.returncode, err, logs, sorted(os.listdir(run / "status")), plan
+
+
+def test_arguments_and_variables_reach_the_command_verbatim(tmp_path, runner):
+    tricky = ["it's", "a b", "`id`", "$(id)", '"q"', "*", "x;y", "\\n", "tab\there", "new\nline", "ünï"]
+    code, err, logs, status, plan = _rank(tmp_path, runner, params=tricky, world=2, rank="1")
+    assert code == 0, err
+    assert logs["std_log_process_1.txt"].split("|")[:-1] == tricky
+    assert status == ["rank_1_exit_0"]
+    assert plan.argv[-2] == (runner or "/bin/bash")
+
+
+def test_the_rank_sees_its_own_variables_and_its_working_directory(tmp_path, runner):
+    shown = "RANK=$RANK LOCAL_RANK=$LOCAL_RANK PWD=$PWD cwd=$(pwd) stdin=$(cat)"
+    code, err, logs, status, _ = _rank(tmp_path, runner, world=2, rank="1", command=f"echo \"{shown}\"")
+    assert code == 0, err
+    snapshot = tmp_path / "run" / "snapshot"
+    assert logs["std_log_process_1.txt"] == f"RANK=1 LOCAL_RANK=1 PWD={snapshot} cwd={snapshot} stdin=\n"
+
+
+@pytest.mark.parametrize("command, expected", [("exit 3", 3), ("kill -TERM $$", 128 + signal.SIGTERM),
+                                               ("/no/such/program", 127)])
+def test_the_exit_marker_and_code_are_the_commands(tmp_path, runner, command, expected):
+    code, _, _, status, _ = _rank(tmp_path, runner, command=command)
+    assert code == expected and status == [f"rank_0_exit_{expected}"]
+
+
+def test_a_program_that_cannot_be_executed_is_127_with_its_reason_in_the_log(tmp_path, runner):
+    code, _, logs, status, _ = _rank(tmp_path, runner, python="/no/such/python")
+    assert code == 127 and status == ["rank_0_exit_127"]
+    assert "/no/such/python" in logs["std_log.txt"] and "No such file" in logs["std_log.txt"]
+
+
+def test_descriptors_the_launcher_left_open_do_not_reach_the_command(tmp_path, runner):
+    read_end, write_end = os.pipe()
+    try:
+        os.set_inheritable(write_end, True)
+        code, err, logs, _, _ = _rank(tmp_path, runner, command="ls /proc/self/fd", extra_fds=(write_end,))
+    finally:
+        os.close(read_end)
+        os.close(write_end)
+    assert code == 0, err
+    assert sorted(int(n) for n in logs["std_log.txt"].split()) <= [0, 1, 2, 3]  # 3: ls's own listing
+
+
+def test_a_process_without_a_rank_is_refused(tmp_path, runner):
+    code, err, _, status, _ = _rank(tmp_path, runner, rank=None)
+    assert code == EXIT_NO_RANK and "no MPI rank" in err and status == []
+
+
+def test_a_rank_waits_at_the_gate_until_the_driver_opens_it(tmp_path, runner):
+    code, err, logs, _, _ = _rank(tmp_path, runner, ready=False, wait=True, driver_pid=os.getpid(),
+                                  cgroup=_own_cgroup())
+    assert code == 0, err
+    assert logs["std_log.txt"] == "|"  # printf's output: the command ran once the gate opened
+
+
+def test_a_rank_whose_driver_ended_never_runs_its_command(tmp_path, runner):
+    gone = subprocess.Popen(["/bin/true"])
+    gone.wait()
+    code, _, logs, _, _ = _rank(tmp_path, runner, ready=False, driver_pid=gone.pid)
+    assert code == EXIT_NO_DRIVER
+    assert "|" not in logs["std_log.txt"] and "driver ended before the run was prepared" in logs["std_log.txt"]
+
+
+def test_a_rank_outside_the_jobs_cgroup_never_runs_its_command(tmp_path, runner):
+    code, _, logs, status, _ = _rank(tmp_path, runner, cgroup="/acpt-driver-1/elsewhere")
+    assert code == EXIT_UNTRACKED and status == [f"rank_0_exit_{EXIT_UNTRACKED}"]
+    assert "|" not in logs["std_log.txt"] and "not inside the job's cgroup" in logs["std_log.txt"]
+
+
+def test_a_rank_that_cannot_enter_its_working_directory_never_runs_its_command(tmp_path, runner):
+    code, err, logs, status, _ = _rank(tmp_path, runner, workdir=str(tmp_path / "gone"))
+    assert code == EXIT_NO_WORKDIR and str(tmp_path / "gone") in err
+    assert logs == {} and status == []
