@@ -40,10 +40,36 @@ def write_text(dest: str, text: str) -> None:
     try:
         with os.fdopen(handle, "w", encoding="utf-8") as out:
             out.write(text)
-        os.replace(tmp, dest)
+        if _exchanged(tmp, dest):
+            _remove(tmp)  # the old version, swapped out
+        else:
+            os.replace(tmp, dest)
     except BaseException:  # never leave a half-written temporary behind (a full disk, Ctrl-C)
         _remove(tmp)
         raise
+
+
+_RENAME_EXCHANGE, _AT_FDCWD = 2, -100
+_renameat2: list = []  # [libc's renameat2, or None where there is none]
+
+
+def _exchanged(tmp: str, dest: str) -> bool:
+    """Swap ``tmp`` into ``dest`` atomically where ``dest`` exists (renameat2 RENAME_EXCHANGE); False where it does not,
+    or the system cannot (then os.replace does it). Why not always os.replace: ext4 flushes a file renamed over an
+    existing one (auto_da_alloc), 0.2-0.4 ms for a run's final record on this project's machines; an exchange is no
+    such rename."""
+    if not _renameat2:
+        try:
+            import ctypes
+
+            function = ctypes.CDLL(None, use_errno=True).renameat2
+            function.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_uint]
+        except (OSError, AttributeError):
+            function = None
+        _renameat2.append(function)
+    function = _renameat2[0]
+    return function is not None and function(_AT_FDCWD, os.fsencode(tmp), _AT_FDCWD, os.fsencode(dest),
+                                             _RENAME_EXCHANGE) == 0
 
 
 def stage(folder: str) -> str:
