@@ -23,7 +23,7 @@ from .packages import warn_missing
 from . import mlflow_sqlite, procs, rank_exec, store_view
 from .gate import Gate
 from .launch import (EXIT_NO_DRIVER, EXIT_NO_WORKDIR, EXIT_UNTRACKED, GATE_NAME, RANK_PLAN_NAME, READY_NAME,
-                     LaunchContext, check_world_size, log_name, plan_launch)
+                     LaunchContext, check_world_size, drops_capabilities, log_name, plan_launch)
 from .mpi import find_launcher
 from ...names import new_run_id
 from .store import (RunPaths, describe_os_error, disk_full_note, home, release_reserve, reserve, user, within,
@@ -70,8 +70,7 @@ class LocalJob:
             self.released = True
             self.gate.arrive()
 
-        self.supervisor.launch(self.plan.argv, self.plan.env, self.tracker, mounts=self.plan.mounts,
-                               drop_capabilities=self.plan.drop_capabilities, meanwhile=meanwhile,
+        self.supervisor.launch(self.plan.argv, self.plan.env, self.tracker, meanwhile=meanwhile,
                                on_tracked=self.gate.arrive)
 
     def cancel(self, reason: str = "canceled") -> None:
@@ -159,7 +158,7 @@ def start(spec, experiment, parent_run_id: str | None = None) -> tuple[RunPaths,
     paths = RunPaths(store_home, run_id)
     job = None
     try:
-        paths.create()
+        paths.create(ranks_later=True)  # their folders behind the gate (_prepare)
         output_paths = data.resolve_outputs(spec, store_home, run_id)
         input_paths, mounts = data.materialize(spec, sources, paths.root)
         now = time.time()
@@ -235,6 +234,7 @@ def _plan(job: LocalJob, spec, launcher, input_paths, output_paths, now, mounts=
     record["tracking"] = job.tracker.describe()
     job.gate = Gate(paths.root, _world_size(record))
     mounts = (*_store_view(job, output_paths), *mounts)  # the store's binds first: inputs lie in the run folder
+    job.supervisor.prepare(mounts, drop_capabilities=drops_capabilities(mounts))  # made while the rest is planned
     ctx = LaunchContext(
         run_id=run_id, experiment_name=experiment_name, run_dir=paths.root, workdir=paths.snapshot,
         user_logs=paths.user_logs, status_dir=paths.status, store_home=store_home, python=sys.executable,
@@ -263,6 +263,7 @@ def _plan(job: LocalJob, spec, launcher, input_paths, output_paths, now, mounts=
 def _prepare(job: LocalJob, spec, files) -> None:
     """Behind the gate, while mpiexec starts: the room for the last writes, the snapshot, the store view's grants."""
     paths = job.paths
+    paths.create_rank_folders()
     reserve(paths)
     copy_snapshot(spec.source_directory, paths.snapshot, files)
     _make_working_folders(paths.snapshot)

@@ -114,6 +114,12 @@ class LaunchPlan:
     drop_capabilities: bool = False
 
 
+def drops_capabilities(mounts) -> bool:
+    """Whether a launch with ``mounts`` runs without CAP_SYS_ADMIN and CAP_SYS_PTRACE (LaunchPlan.drop_capabilities):
+    exactly when it has read-only binds to protect."""
+    return bool(mounts)
+
+
 def check_world_size(dist, cores: int) -> None:
     """Refuse absurd local rank counts (before a giant rank.sh is written), warn when ranks crowd the cores."""
     world = dist.world_size
@@ -314,7 +320,7 @@ def plan_launch(spec: JobSpec, ctx: LaunchContext) -> LaunchPlan:
                         shell=program)
     # mpiexec and every rank live in a private mount namespace where the inputs are read-only binds.
     return LaunchPlan(argv=tuple(argv), env=env, ranks=tuple(ranks), script=script, script_path=script_path,
-                      mounts=tuple(ctx.mounts), drop_capabilities=bool(ctx.mounts))
+                      mounts=tuple(ctx.mounts), drop_capabilities=drops_capabilities(ctx.mounts))
 
 
 def render_gate(ctx: LaunchContext, shell: str) -> list[str]:
@@ -403,4 +409,4 @@ def render_rank_plan(ranks, flavour: str, ctx: LaunchContext) -> bytes:
         fields += [str(plan.rank), plan.log_file, str(len(plan.env)), *(f"{k}={v}" for k, v in plan.env.items()),
                    str(len(plan.argv)), *plan.argv]
     # No value holds a NUL (the field separator): job_checks refuses them in arguments and variables, as exec would.
-    return b"".join(os.fsencode(value) + b"\0" for value in fields)
+    return os.fsencode("\0".join(fields) + "\0")

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import errno
+import functools
 import getpass
 import json
 import os
@@ -59,7 +61,7 @@ class RunPaths:
     home: str
     run_id: str
 
-    @property
+    @functools.cached_property  # asked for dozens of times per launch
     def root(self) -> str:
         return os.path.join(self.home, "runs", storage_key(self.run_id))
 
@@ -72,7 +74,7 @@ class RunPaths:
         """The job's working directory: a copy of source_directory."""
         return os.path.join(self.root, "snapshot")
 
-    @property
+    @functools.cached_property
     def files(self) -> str:
         """What get_file_names lists: outputs/, logs/, user_logs/, system_logs/, uploads."""
         return os.path.join(self.root, "files")
@@ -108,9 +110,10 @@ class RunPaths:
         """Room set aside for the run's final writes, released when it ends (job.reserve)."""
         return os.path.join(self.root, ".reserve")
 
-    def create(self) -> None:
+    def create(self, ranks_later: bool = False) -> None:
         """Only what must exist before launch (the snapshot and metrics/ are made by their writers). Inside a job
-        whose view of this store is read-only, its driver makes the folder (store_view)."""
+        whose view of this store is read-only, its driver makes the folder (store_view). ``ranks_later``: what only
+        the ranks use (user_logs/, status/) is made by ``create_rank_folders`` (a launch does it behind its gate)."""
         if os.environ.get("ACPT_ESTIMATOR_STORE_VIEW"):
             from .store_grants import protected, request
 
@@ -122,8 +125,15 @@ class RunPaths:
         except FileNotFoundError:  # the store's first run (runs/ is made once, not checked on every launch)
             os.makedirs(os.path.dirname(self.root), exist_ok=True)
             os.mkdir(self.root)
-        for folder in (self.files, self.user_logs, self.system_logs, self.status):
-            os.mkdir(folder)
+        os.mkdir(self.files)
+        os.mkdir(self.system_logs)
+        if not ranks_later:
+            self.create_rank_folders()
+
+    def create_rank_folders(self) -> None:
+        for folder in (self.user_logs, self.status):
+            with contextlib.suppress(FileExistsError):  # made whole by the driver of a job with a read-only store
+                os.mkdir(folder)
 
 
 def within(root: str, path: str) -> bool:
@@ -201,13 +211,16 @@ RESERVE_BYTES = 64 * 1024  # kept free for the final record, the MLflow status a
 
 
 def reserve(paths: "RunPaths") -> None:
-    """Set aside room for the run's last writes (released when the run ends).
+    """Set aside room for the run's last writes (released when the run ends); a full disk raises ENOSPC here.
 
-    posix_fallocate allocates the blocks without writing them (glibc writes zeros itself where a file system cannot
-    allocate); a full disk raises ENOSPC here, before anything is started, as the write did."""
+    Written, not fallocated: a write is charged against the free space at once (ext4 and xfs reserve delayed blocks
+    then), and a short job's file is removed before its blocks are ever allocated, which makes the removal ~6x
+    cheaper (16 us against 98 us here; fallocated blocks must be freed through the journal)."""
+    zeros = memoryview(bytes(RESERVE_BYTES))
     descriptor = os.open(paths.reserve, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o644)
     try:
-        os.posix_fallocate(descriptor, 0, RESERVE_BYTES)
+        while zeros:
+            zeros = zeros[os.write(descriptor, zeros):]
     finally:
         os.close(descriptor)
 

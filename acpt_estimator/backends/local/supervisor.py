@@ -73,7 +73,9 @@ class Supervisor:
         self.run_id, self.status_dir, self.cancel_flag, self.launcher_log = run_id, status_dir, cancel_flag, launcher_log
         self.world_size, self.max_seconds, self.grace = world_size, max_seconds, grace
         self.tracker = None  # procs.new_tracker() (set by launch): how every process of the job is found
-        self._request = None  # (argv, env, mounts, drop_capabilities): for the watcher thread, which starts mpiexec
+        self._namespace = None  # (mounts, drop_capabilities): made by the watcher thread ahead of the launch (prepare)
+        self._preparing = threading.Event()  # set by prepare() or launch(): the watcher begins
+        self._request = None  # (argv, env): for the watcher thread, which starts mpiexec
         self._on_tracked = None  # called on the watcher thread once the tracker holds the launcher (launch)
         self._spawn_error: BaseException | None = None
         self._spawn_done = threading.Event()
@@ -96,21 +98,27 @@ class Supervisor:
         self._thread.start()
 
     # ---- control, from any thread (and from signal handlers) -----------------------------------------
-    def launch(self, argv, env, tracker, meanwhile=None, mounts=(), drop_capabilities=False, on_tracked=None) -> None:
-        """Start mpiexec (from the watcher thread); raises if it could not be started. ``meanwhile`` runs in the
-        calling thread while the watcher starts it (posix_spawn lets go of the GIL). ``mounts``: the binds of the
-        job's own mount namespace, made on the watcher thread just before the spawn (mount_ns).
-        ``drop_capabilities``: mpiexec and all it starts run without CAP_SYS_ADMIN and CAP_SYS_PTRACE; the watcher
-        thread drops them from its own bounding set for that, which is why it serves one job and starts nothing
-        else. ``on_tracked``: called on the watcher thread once the tracker holds mpiexec and all it started."""
+    def prepare(self, mounts=(), drop_capabilities=False) -> None:
+        """Have the watcher thread make the job's mount namespace now, while the caller still plans the launch
+        (launch() spawns mpiexec there). ``mounts``: its binds (mount_ns). ``drop_capabilities``: mpiexec and all it
+        starts run without CAP_SYS_ADMIN and CAP_SYS_PTRACE; the watcher thread drops them from its own bounding set
+        for that, which is why it serves one job and starts nothing else."""
+        self._namespace = (tuple(mounts), drop_capabilities)
+        self._preparing.set()
+
+    def launch(self, argv, env, tracker, meanwhile=None, on_tracked=None) -> None:
+        """Start mpiexec (from the watcher thread, in the namespace prepare() asked for); raises if it could not be
+        started. ``meanwhile`` runs in the calling thread once the watcher has spawned it. ``on_tracked``: called on
+        the watcher thread once the tracker holds mpiexec and all it started."""
         _register(self)  # first: a Ctrl-C arriving just after the spawn must already reach this job
         self.tracker = tracker
         self._on_tracked = on_tracked
-        self._request = (argv, env, mounts, drop_capabilities)
+        self._request = (argv, env)
+        self._preparing.set()
         self._spawned.set()
         try:
             self._spawn_begun.wait()
-            if meanwhile is not None:
+            if meanwhile is not None and self._spawn_error is None:
                 meanwhile()
         finally:
             self._spawn_done.wait()
@@ -120,11 +128,15 @@ class Supervisor:
     def _spawn(self) -> None:
         """Runs on the watcher thread: the parent-death signal fires when the thread that started a process
         ends, and this thread lives exactly as long as the job is supervised."""
-        argv, env, mounts, drop_capabilities = self._request
+        mounts, drop_capabilities = self._namespace or ((), False)
         try:
             with mount_ns.entered(mounts):
                 if drop_capabilities:
                     mount_ns.drop_job_capabilities()
+                self._spawned.wait()  # the namespace is made while the caller plans; now the launch itself
+                if self._request is None:  # abandoned
+                    return
+                argv, env = self._request
                 self.process = _Process(self.tracker.launch_prefix() + list(argv), env, self.launcher_log,
                                         cgroup_dir=self.tracker.birth_cgroup(), on_spawned=self._spawn_begun.set)
             try:
@@ -145,6 +157,7 @@ class Supervisor:
 
     def abandon(self) -> None:
         """The job will not be launched after all: let the watcher thread end."""
+        self._preparing.set()
         self._spawned.set()
         self._spawn_begun.set()
         self._spawn_done.set()
@@ -163,10 +176,10 @@ class Supervisor:
 
     # ---- the watcher thread -------------------------------------------------------------------------
     def _watch(self) -> None:
-        self._spawned.wait()
+        self._preparing.wait()
         reaped = False
         try:
-            if self._request is not None:
+            if self._request is not None or self._namespace is not None:
                 self._spawn()
             if self.process is None:  # abandoned, or mpiexec could not be started (launch() raised why)
                 return
