@@ -15,7 +15,7 @@ from acpt_estimator import Mpi, PyTorch
 from acpt_estimator.backends.local import rank_exec
 from acpt_estimator.backends.local.gate import Gate
 from acpt_estimator.backends.local.launch import (EXIT_NO_DRIVER, EXIT_NO_RANK, EXIT_NO_WORKDIR, EXIT_UNTRACKED,
-                                                  LaunchContext, plan_launch)
+                                                  LaunchContext, gate_lines_only, plan_launch)
 from acpt_estimator.backends.local.mpi import Launcher
 
 pytestmark = pytest.mark.integration
@@ -75,7 +75,7 @@ def _rank(tmp_path, runner, *, python="/usr/bin/printf", script="%s|", params=()
     script_bytes = plan.script.encode() if isinstance(plan.script, str) else plan.script
     with open(plan.script_path, "wb") as handle:
         handle.write(script_bytes)
-    gate = Gate(str(run), world, parties=1)
+    gate = Gate(str(run), world, parties=1, ready_file=not gate_lines_only(ctx, world))  # as job._plan makes it
     if ready:
         gate.arrive()
     environ = {"PATH": "/usr/bin:/bin", "PWD": "/", **({"PMI_RANK": rank} if rank is not None else {}), **(env or {})}
@@ -143,6 +143,32 @@ def test_a_rank_waits_at_the_gate_until_the_driver_opens_it(tmp_path, runner):
                                   cgroup=_own_cgroup())
     assert code == 0, err
     assert logs["std_log.txt"] == "|"  # printf's output: the command ran once the gate opened
+
+
+def test_every_rank_of_a_job_passes_the_gate_on_its_own_line(tmp_path, runner):
+    """Four ranks wait at once; the driver's one write of four lines lets each through (rank_exec: no ready file)."""
+    spec = PyTorch(str(tmp_path), entry_script="%s|", compute_target="local",
+                   distributed_training=Mpi(4)).to_job_spec(experiment_name="e")
+    run = tmp_path / "run"
+    for sub in ("snapshot", "status", "files/user_logs"):
+        (run / sub).mkdir(parents=True)
+    ctx = LaunchContext(run_id="e_1_abcdef12", experiment_name="e", run_dir=str(run), workdir=str(run / "snapshot"),
+                        user_logs=str(run / "files/user_logs"), status_dir=str(run / "status"),
+                        store_home=str(tmp_path), python="/usr/bin/printf", launcher=MPICH, master_port=29500,
+                        base_env={"PATH": "/usr/bin:/bin"}, cores=2, driver_pid=os.getpid(), rank_exec=runner)
+    plan = plan_launch(spec, ctx)
+    with open(plan.script_path, "wb") as handle:
+        handle.write(plan.script.encode() if isinstance(plan.script, str) else plan.script)
+    gate = Gate(str(run), 4, parties=1, ready_file=not gate_lines_only(ctx, 4))
+    ranks = [subprocess.Popen(list(plan.argv[-2:]), env={"PATH": "/usr/bin:/bin", "PMI_RANK": str(rank)})
+             for rank in range(4)]
+    time.sleep(0.3)
+    assert [r.poll() for r in ranks] == [None] * 4  # all held
+    gate.arrive()
+    assert [r.wait(timeout=30) for r in ranks] == [0] * 4
+    gate.close()
+    assert sorted(os.listdir(run / "status")) == [f"rank_{r}_exit_0" for r in range(4)]
+    assert (run / "ready").exists() == (not runner)
 
 
 def test_a_rank_whose_driver_ended_never_runs_its_command(tmp_path, runner):

@@ -23,7 +23,7 @@ from .packages import warn_missing
 from . import mlflow_sqlite, procs, rank_exec, store_view
 from .gate import Gate
 from .launch import (EXIT_NO_DRIVER, EXIT_NO_WORKDIR, EXIT_UNTRACKED, GATE_NAME, RANK_PLAN_NAME, READY_NAME,
-                     LaunchContext, check_world_size, drops_capabilities, log_name, plan_launch)
+                     LaunchContext, check_world_size, drops_capabilities, gate_lines_only, log_name, plan_launch)
 from .mpi import find_launcher
 from ...names import new_run_id
 from .store import (RunPaths, describe_os_error, disk_full_note, home, release_reserve, reserve, user, within,
@@ -232,7 +232,6 @@ def _plan(job: LocalJob, spec, launcher, input_paths, output_paths, now, mounts=
     if mlflow_sqlite.job_uses_mlflow(spec.source_directory, files, spec.command or ""):
         job.mlflow_run = mlflow_sqlite.start_run(store_home, experiment_name, run_id, int(now * 1000))
     record["tracking"] = job.tracker.describe()
-    job.gate = Gate(paths.root, _world_size(record))
     mounts = (*_store_view(job, output_paths), *mounts)  # the store's binds first: inputs lie in the run folder
     job.supervisor.prepare(mounts, drop_capabilities=drops_capabilities(mounts))  # made while the rest is planned
     ctx = LaunchContext(
@@ -246,6 +245,8 @@ def _plan(job: LocalJob, spec, launcher, input_paths, output_paths, now, mounts=
         rendezvous_port=_free_port() if needs_job_runtime(spec) else 0, mounts=tuple(mounts),
         cgroup=getattr(job.tracker, "proc_name", None) or "", driver_pid=os.getpid(),
         rank_exec=rank_exec.ready() or "")
+    world = _world_size(record)
+    job.gate = Gate(paths.root, world, ready_file=not gate_lines_only(ctx, world))
     plan = plan_launch(spec, ctx)
     # rank.sh (or rank.plan) holds the arguments with $VARs expanded (secrets included): only this user may read
     # it, and finalize() removes it.

@@ -399,10 +399,19 @@ def render_rank_script(ranks, flavour: str, ctx: LaunchContext, shell: str = "/b
     return "\n".join(lines)
 
 
+GATE_LINES_MAX = 4096  # a FIFO holds 64 KiB: up to this many ranks, each takes a line (no ready file)
+
+
+def gate_lines_only(ctx: LaunchContext, world_size: int) -> bool:
+    """Whether the ranks pass the gate by its FIFO's lines alone (rank_exec.c), without a ready file."""
+    return bool(ctx.rank_exec) and world_size <= GATE_LINES_MAX
+
+
 def render_rank_plan(ranks, flavour: str, ctx: LaunchContext) -> bytes:
     """rank.plan for rank_exec.c: rank.sh's content as NUL-terminated fields (its header comment gives the order).
     Nothing is quoted or expanded: every value reaches the rank as it is here."""
-    fields = [RANK_PLAN_TAG, " ".join(rank_variables(flavour)), f"{ctx.run_dir}/{READY_NAME}",
+    ready = "" if gate_lines_only(ctx, len(ranks)) else f"{ctx.run_dir}/{READY_NAME}"
+    fields = [RANK_PLAN_TAG, " ".join(rank_variables(flavour)), ready,
               f"{ctx.run_dir}/{GATE_NAME}", str(ctx.driver_pid), ctx.cgroup, ctx.workdir, ctx.status_dir,
               str(len(ranks))]
     for plan in ranks:

@@ -4,7 +4,7 @@
  *
  * PLAN_FILE (written by launch.render_rank_plan, readable by this user only) is a sequence of NUL-terminated
  * strings: the format tag, the variables naming this process's rank (space-separated, first set wins), the ready
- * file, the gate FIFO, the driver's pid, the job's cgroup as /proc/self/cgroup names it ("" when not tracked by
+ * file ("" when the gate is opened by the FIFO's lines alone), the gate FIFO, the driver's pid, the job's cgroup as /proc/self/cgroup names it ("" when not tracked by
  * cgroup), the working directory, the status folder, the number of ranks; then per rank: its number, its log file,
  * the number of its variables, the variables (NAME=value), the number of its arguments, the arguments.
  *
@@ -104,16 +104,17 @@ static void mark_exit(const char *status_dir, const char *rank, int code) {
     if (fd >= 0) close(fd);
 }
 
-/* Until the ready file exists: wait (at most 50 ms at a time) for the driver's line in the gate FIFO. */
+/* Until the gate opens: the ready file exists, or (with no ready file in the plan) this rank has taken one of the
+ * lines the driver writes into the gate FIFO, one per rank. Waits at most 50 ms at a time, then checks the driver. */
 static void wait_at_gate(const char *ready, const char *gate, long driver, const char *rank, const char *log) {
     int fifo = -1;
-    while (access(ready, F_OK) != 0) {
+    while (!*ready || access(ready, F_OK) != 0) {
         if (fifo < 0) fifo = open(gate, O_RDWR | O_NONBLOCK | O_CLOEXEC);  /* read-write: never EOF, never blocks */
         if (fifo >= 0) {
             struct pollfd wake = {.fd = fifo, .events = POLLIN};
             if (poll(&wake, 1, 50) > 0) {
-                char line;
-                while (read(fifo, &line, 1) == 1 && line != '\n') {}
+                char byte;
+                if (read(fifo, &byte, 1) == 1 && !*ready) break;  /* the driver's lines are single newlines */
             }
         } else {
             usleep(10000);
