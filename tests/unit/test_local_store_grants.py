@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
 import textwrap
+import time
 
 import pytest
 
@@ -53,7 +55,7 @@ def test_the_driver_registers_a_model_the_job_asks_for(granted):
     assert out == "'asked:1'"
     model = get_model("asked", store_home=str(store))
     assert open(model.path).read() == "weights" and model.run_id == "own"
-    assert sorted(os.listdir(own / ".grants")) == ["requests"]  # request and reply removed
+    assert sorted(os.listdir(own)) == ["files"]  # request and reply removed
 
 
 def test_a_refused_request_raises_the_drivers_error_in_the_job(granted):
@@ -68,28 +70,41 @@ def test_a_refused_request_raises_the_drivers_error_in_the_job(granted):
     assert _in_job(granter, "request('secrets')").startswith("UserErrorException Unknown store request")
 
 
-def test_the_driver_never_answers_into_a_folder_the_job_swapped_in(granted, tmp_path):
+def test_the_driver_never_answers_through_a_link_the_job_left_under_the_replys_name(granted, tmp_path):
+    granter, store, own = granted
+    victim = tmp_path / "victim.txt"
+    victim.write_text("kept")
+    os.symlink(victim, own / ".grant-abc123.reply")  # the job plants a link where the reply will be written
+    (own / ".grant-abc123.request.tmp").write_text(json.dumps({"op": "secrets", "args": {}}))
+    os.rename(own / ".grant-abc123.request.tmp", own / ".grant-abc123.request")
+    deadline = time.monotonic() + 10
+    while os.path.islink(own / ".grant-abc123.reply") and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert victim.read_text() == "kept"  # the reply replaced the link, it did not write through it
+    assert "Unknown store request" in (own / ".grant-abc123.reply").read_text()
+
+
+def test_what_the_job_left_of_its_requests_goes_with_the_job(granted):
     granter, _, own = granted
-    victim = tmp_path / "victim"
-    victim.mkdir()
-    os.rename(own / ".grants", own / ".grants-moved")
-    os.symlink(victim, own / ".grants")
-    fifo = os.path.join(own, ".grants-moved", "requests")
-    handle = os.open(fifo, os.O_WRONLY | os.O_NONBLOCK)
-    os.write(handle, b"abc123\n")
-    os.close(handle)
-    granter.stop()  # the request was served (or dropped) before the stop line
-    assert os.listdir(victim) == []
-    assert "abc123.reply" in os.listdir(own / ".grants-moved")
+    for name in (".grant-abc.request", ".grant-abc.reply", "..grant-abc.request.1.x.tmp", "kept.txt"):
+        (own / name).write_text("x")
+    granter.stop()
+    assert sorted(os.listdir(own)) == ["files", "kept.txt"]
 
 
 def test_a_request_after_the_job_ended_says_the_driver_has_ended(granted):
-    granter, _, _ = granted
+    granter, _, own = granted
     env = granter.env()
     granter.stop()
     granter.env = lambda: env
+    (own / "run.json").write_text(json.dumps({"status": "Completed"}))  # the driver finished the run
+    started = time.monotonic()
     out = _in_job(granter, "request('run', run_id='late_1')")
     assert out.startswith("ExperimentExecutionException") and "has ended" in out
+    assert time.monotonic() - started < 30  # told at once, not after the reply timeout
+    env["ACPT_ESTIMATOR_STORE_GRANTER"] = "999999999"  # a driver that is gone
+    (own / "run.json").unlink()
+    assert "has ended" in _in_job(granter, "request('run', run_id='late_2')")
 
 
 def test_refusals_name_what_and_the_fix_only_inside_a_protected_job(granted, tmp_path, monkeypatch):

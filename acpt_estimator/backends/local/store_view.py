@@ -6,8 +6,8 @@ run folder and its declared mount outputs. A job that uses MLflow needs the stor
 makes its journal next to mlflow.db), so there each top-level entry but MLflow's own is bound read-only instead.
 
 Records a job legitimately creates elsewhere (a child run, a nested job's run, a registered model) are made by the
-driver that supervises it: the job writes a request into its own run folder and names it on a FIFO; the driver
-checks it, creates the record (a new run folder it then binds writable into the job's namespace with nsenter, or
+driver that supervises it: the job renames a request into its own run folder, which the driver watches (inotify);
+the driver checks it, creates the record (a new run folder it then binds writable into the job's namespace with nsenter, or
 the model version) and answers in the same folder. Jobs started from inside a job share that namespace and driver.
 """
 
@@ -16,15 +16,15 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import shutil
 import subprocess
 import tempfile
 import threading
 
 from ...exceptions import ExperimentExecutionException, UserErrorException
-from . import fifo_service, tools
+from . import driver_events, tools
 from .inputs import Mount, bind_mounts_available
-from .store_grants import GRANTS_VAR, VIEW_VAR, protected  # noqa: F401 - job.py asks this module
+from .store_grants import (GRANTER_VAR, GRANTS_VAR, REPLY as _REPLY, REQUEST as _REQUEST,  # noqa: F401
+                           REQUEST_PREFIX as _PREFIX, VIEW_VAR, protected)
 
 # Made before the first MLflow job's view (whose top folder stays writable), so a job cannot create a registry
 # that did not exist yet.
@@ -77,84 +77,71 @@ def _make_standard_folders(store_home: str) -> None:
 
 def grant_env(run_root: str, store_home: str) -> dict:
     """What a job whose driver serves its requests (Granter) finds in its environment: known before the Granter runs."""
-    return {GRANTS_VAR: os.path.join(run_root, _GRANTS, _REQUESTS), VIEW_VAR: store_home}
-
-
-_GRANTS, _REQUESTS = ".grants", "requests"
+    return {GRANTS_VAR: run_root, GRANTER_VAR: str(os.getpid()), VIEW_VAR: store_home}
 
 
 class Granter:
-    """The driver's side: serves one job's requests for new runs and models until ``stop`` (on the driver's one
-    fifo_service thread, which serves every job's requests in turn)."""
+    """The driver's side: serves one job's requests for new runs and models until ``stop``.
+
+    The job renames a request file (``.grant-<nonce>.request``) into its run folder; the driver, watching the folder
+    (driver_events: one thread serves every job of the driver), answers with ``.grant-<nonce>.reply`` beside it."""
 
     def __init__(self, run_root: str, store_home: str, namespace_pid):
-        self.folder = os.path.join(run_root, _GRANTS)
-        self.fifo = os.path.join(self.folder, _REQUESTS)
-        self.store_home = store_home
+        self.folder, self.store_home = run_root, store_home
         self._pid = namespace_pid  # callable: a process in the job's mount namespace (mpiexec), or None
-        os.mkdir(self.folder, 0o700)
-        os.mkfifo(self.fifo, 0o600)
-        self._dir = os.open(self.folder, os.O_RDONLY | os.O_DIRECTORY)
-        # A reader always: a writer never blocks or gets EOF. Non-blocking: the service reads what is there.
-        self._fd = os.open(self.fifo, os.O_RDWR | os.O_NONBLOCK)
-        self._pending = b""
+        # Replies go through this descriptor: the run folder itself cannot be swapped by the job (runs/ is read-only
+        # in its view), whatever it leaves inside.
+        self._dir = os.open(run_root, os.O_RDONLY | os.O_DIRECTORY)
         self._lock = threading.Lock()  # the service answering, or stop()
-        fifo_service.register(self._fd, self._serve)
+        self._open = True
+        try:
+            self._watch = driver_events.watch_moves(run_root, self._moved)
+        except BaseException:
+            os.close(self._dir)
+            raise
 
     def env(self) -> dict:
-        return grant_env(os.path.dirname(self.folder), self.store_home)
+        return grant_env(self.folder, self.store_home)
 
     def stop(self) -> None:
-        """When the job's processes have ended: what it asked before is answered, a later request finds no reader
-        and says the driver ended."""
+        """When the job's processes have ended: no more answers, and what the job left of its requests goes."""
         with self._lock:
-            if self._fd is not None:
-                fifo_service.unregister(self._fd)
-                self._read()
-                os.close(self._fd)
-                self._fd = None
-                with contextlib.suppress(OSError):  # through the folder's descriptor: .grants may be a link now
-                    os.unlink(_REQUESTS, dir_fd=self._dir)
-                os.close(self._dir)
-        with contextlib.suppress(OSError):
-            os.rmdir(self.folder)  # the usual case, empty (rmtree costs ~0.2 ms more: launch overhead)
-        if os.path.lexists(self.folder):  # requests the job left behind (a link: rmtree refuses it)
-            shutil.rmtree(self.folder, ignore_errors=True)
+            if not self._open:
+                return
+            self._open = False
+            driver_events.unwatch(self._watch)
+            with contextlib.suppress(OSError):
+                for name in os.listdir(self._dir):
+                    if name.startswith((_PREFIX, "." + _PREFIX)):
+                        with contextlib.suppress(OSError):
+                            os.unlink(name, dir_fd=self._dir)
+            os.close(self._dir)
 
-    def _serve(self) -> None:
+    def _moved(self, name: str) -> None:
+        """A file was renamed into the run folder: a request, if it is named like one."""
+        if not (name.startswith(_PREFIX) and name.endswith(_REQUEST)):
+            return
+        nonce = name[len(_PREFIX):-len(_REQUEST)]
         with self._lock:
-            if self._fd is not None:
-                self._read()
-
-    def _read(self) -> None:
-        """Answer every request named in the FIFO so far."""
-        while True:
-            try:
-                chunk = os.read(self._fd, 4096)
-            except BlockingIOError:
-                return
-            if not chunk:
-                return
-            *lines, self._pending = (self._pending + chunk).split(b"\n")
-            for line in lines:
-                nonce = line.decode("ascii", "replace").strip()
-                if nonce.isalnum():
-                    with contextlib.suppress(OSError):  # the job removed its request, or the job has ended
-                        self._answer(nonce)
+            if self._open and nonce.isalnum():
+                with contextlib.suppress(OSError):  # the job removed its request, or the job has ended
+                    self._answer(nonce)
 
     def _answer(self, nonce: str) -> None:
-        # Through the folder's descriptor: the job may swap .grants for a link to another run's folder, and the
-        # driver must not write there.
+        # Through the run folder's descriptor, never following a link the job left under a request's or reply's name
+        # (to another run's files, say).
         try:
-            with os.fdopen(os.open(nonce + ".request", os.O_RDONLY | os.O_NOFOLLOW, dir_fd=self._dir), "rb") as handle:
+            with os.fdopen(os.open(_PREFIX + nonce + _REQUEST, os.O_RDONLY | os.O_NOFOLLOW, dir_fd=self._dir),
+                           "rb") as handle:
                 reply = {"result": self._do(json.loads(handle.read()))}
         except Exception as err:  # noqa: BLE001 - the job's request failed: the job raises it
             reply = {"error": getattr(err, "message", None) or str(err), "type": type(err).__name__}
-        temporary = f".{nonce}.reply.{os.getpid()}.tmp"
+        temporary = f".{_PREFIX}{nonce}.reply.{os.getpid()}.tmp"
         with os.fdopen(os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600,
                                dir_fd=self._dir), "w", encoding="utf-8") as handle:
             handle.write(json.dumps(reply, default=str))
-        os.rename(temporary, nonce + ".reply", src_dir_fd=self._dir, dst_dir_fd=self._dir)  # the reply appears whole
+        # The reply appears whole (a rename never follows a link the job may have put under that name).
+        os.rename(temporary, _PREFIX + nonce + _REPLY, src_dir_fd=self._dir, dst_dir_fd=self._dir)
 
     def _do(self, request: dict):
         op = request.get("op")

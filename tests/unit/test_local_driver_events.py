@@ -1,0 +1,55 @@
+"""The driver's one thread serving every job's store requests: files renamed into a watched folder reach its handler."""
+
+from __future__ import annotations
+
+import os
+import threading
+
+from acpt_estimator.backends.local import driver_events
+
+
+def _renamed_in(folder, name):
+    (folder / f".{name}.tmp").write_text("x")
+    os.rename(folder / f".{name}.tmp", folder / name)
+
+
+def test_each_folder_reaches_its_handler_and_a_failing_one_does_not_stop_the_others(tmp_path, caplog):
+    broken, working = tmp_path / "broken", tmp_path / "working"
+    broken.mkdir()
+    working.mkdir()
+    seen, served = [], threading.Event()
+
+    def fail(name):
+        raise RuntimeError(f"a bug in one job's handler ({name})")
+
+    def serve(name):
+        seen.append(name)
+        served.set()
+
+    watches = [driver_events.watch_moves(str(broken), fail), driver_events.watch_moves(str(working), serve)]
+    try:
+        _renamed_in(broken, "first")
+        (working / "created-not-renamed").write_text("ignored")
+        _renamed_in(working, "second")
+        assert served.wait(10)
+        assert seen == ["second"]  # only renames into the folder, and the failing handler did not stop the service
+        assert "a bug in one job's handler (first)" in caplog.text
+    finally:
+        for wd in watches:
+            driver_events.unwatch(wd)
+
+
+def test_nothing_reaches_a_handler_after_unwatch(tmp_path):
+    gone, probe = tmp_path / "gone", tmp_path / "probe"
+    gone.mkdir()
+    probe.mkdir()
+    calls, seen = [], threading.Event()
+    driver_events.unwatch(driver_events.watch_moves(str(gone), calls.append))
+    _renamed_in(gone, "late")
+    wd = driver_events.watch_moves(str(probe), lambda name: seen.set())
+    try:
+        _renamed_in(probe, "probe")
+        assert seen.wait(10)  # the service went round after the late rename
+        assert calls == []
+    finally:
+        driver_events.unwatch(wd)
