@@ -279,7 +279,7 @@ class _Process:
     posix_spawn (vfork-like) costs the same whatever the driver's size, where subprocess.Popen forks the
     whole driver (about 3 ms for a driver that imported torch). The new session means Ctrl-C at a terminal
     reaches only the driver, which then ends the job in order, with a status. mpiexec's working directory
-    does not matter: rank.sh changes into the snapshot itself.
+    does not matter: each rank's launcher (rank_exec or rank.sh) changes into the snapshot itself.
     """
 
     def __init__(self, argv, env, log_path, cgroup_dir=None, on_spawned=None):
