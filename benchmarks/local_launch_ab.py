@@ -1,0 +1,96 @@
+"""A trivial 2-rank local job under two (or more) checkouts of the package, interleaved job by job with plain mpiexec.
+
+The machine's speed drifts by a third within minutes, so comparing two versions run one after the other says
+little. Here one worker process per checkout (``PYTHONPATH=<checkout>``) waits for a command; the script asks each in
+turn for one ``exp.submit + wait_for_completion`` and one of them for a plain ``mpiexec -n 2 python script.py``, the
+order rotating every round, and prints each checkout's overhead over plain (median of the per-round differences) and
+the median of the per-round ratios.
+
+    python benchmarks/local_launch_ab.py [--rounds 90] OLD_CHECKOUT NEW_CHECKOUT [...]
+
+(make OLD_CHECKOUT with ``git worktree add /tmp/old <commit>``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+WORKER = r'''
+import os, subprocess, sys, tempfile, time
+sys.path.insert(0, sys.argv[1])
+scratch = tempfile.mkdtemp(prefix="acpt-ab-")
+os.environ["ACPT_ESTIMATOR_HOME"] = os.path.join(scratch, "store")
+source = os.path.join(scratch, "src")
+os.makedirs(source)
+with open(os.path.join(source, "script.py"), "w") as handle:
+    handle.write("import os\nprint('rank', os.environ.get('RANK', os.environ.get('PMI_RANK')))\n")
+from acpt_estimator import Mpi, PyTorch
+from acpt_estimator.backends.local.mpi import find_launcher
+from acpt_estimator.v1.core.experiment import Experiment
+from acpt_estimator.v1.core.workspace import Workspace
+experiment = Experiment(Workspace._local(), "launch-ab")
+estimator = PyTorch(source, entry_script="script.py", compute_target="local",
+                    distributed_training=Mpi(process_count_per_node=2))
+plain = [find_launcher().path, "-n", "2", sys.executable, "script.py"]
+for line in sys.stdin:
+    start = time.perf_counter()
+    if line.strip() == "plain":
+        subprocess.run(plain, cwd=source, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, check=True)
+    else:
+        assert experiment.submit(estimator).wait_for_completion()["status"] == "Completed"
+    print(time.perf_counter() - start, flush=True)
+'''
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("checkouts", nargs="+", help="folders holding an acpt_estimator package")
+    parser.add_argument("--rounds", type=int, default=90)
+    args = parser.parse_args()
+    print(f"load average before: {os.getloadavg()[0]:.2f}, {os.cpu_count()} cores")
+    with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as handle:
+        handle.write(WORKER)
+    workers = [subprocess.Popen([sys.executable, handle.name, os.path.abspath(c)], stdin=subprocess.PIPE,
+                                stdout=subprocess.PIPE, text=True) for c in args.checkouts]
+    try:
+        def ask(index: int, what: str) -> float:
+            workers[index].stdin.write(what + "\n")
+            workers[index].stdin.flush()
+            return float(workers[index].stdout.readline())
+
+        for index in range(len(workers)):  # warm-up: imports, probes, the helpers' builds
+            for _ in range(3):
+                ask(index, "job")
+            time.sleep(1)  # a first job builds the C helpers on a thread; later ones use them
+            ask(index, "job")
+        ask(0, "plain")
+        plain_slot = len(workers)
+        orders = list(itertools.permutations(range(len(workers) + 1)))
+        rows = []
+        for round_ in range(args.rounds):
+            row = {}
+            for slot in orders[round_ % len(orders)]:
+                row[slot] = ask(0, "plain") if slot == plain_slot else ask(slot, "job")
+            rows.append(row)
+    finally:
+        for worker in workers:
+            worker.stdin.close()
+            worker.wait()
+        os.unlink(handle.name)
+    print(f"plain mpiexec -n 2: median {statistics.median(r[plain_slot] for r in rows) * 1000:.1f} ms, "
+          f"{args.rounds} rounds")
+    for index, checkout in enumerate(args.checkouts):
+        overhead = statistics.median(r[index] - r[plain_slot] for r in rows) * 1000
+        ratio = statistics.median(r[index] / r[plain_slot] for r in rows)
+        print(f"{checkout:30s} overhead over plain {overhead:6.2f} ms   ratio {ratio:.3f}x")
+
+
+if __name__ == "__main__":
+    main()
