@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ctypes
 import logging
 import os
 import select
@@ -20,8 +21,6 @@ _service: "_Service | None" = None
 
 class _Service:
     def __init__(self):
-        import ctypes
-
         self.pid = os.getpid()
         self._libc = ctypes.CDLL(None, use_errno=True)
         self._fd = self._libc.inotify_init1(_IN_NONBLOCK | _IN_CLOEXEC)
@@ -31,8 +30,6 @@ class _Service:
         threading.Thread(target=self._serve, name="acpt-store-grants", daemon=True).start()
 
     def watch(self, folder: str, handler) -> int:
-        import ctypes
-
         wd = self._libc.inotify_add_watch(self._fd, os.fsencode(folder), _IN_MOVED_TO)
         if wd < 0:
             code = ctypes.get_errno()
