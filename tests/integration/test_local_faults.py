@@ -65,6 +65,12 @@ JOB = textwrap.dedent("""
         os.system("nohup " + " ".join(sleeper) + " >/dev/null 2>&1 &")
     if mode in ("escape", "escape-wait"):
         subprocess.Popen(["setsid", "env", "-i"] + sleeper, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    if mode == "late-output" and rank == "0":  # a child that writes an output when it is ended, after the ranks
+        late = ("import os, signal, sys, time\\n"
+                "def ended(*_):\\n    open('outputs/late.txt', 'w').write('late'); os._exit(0)\\n"
+                "signal.signal(signal.SIGTERM, ended)\\nprint('armed', flush=True)\\ntime.sleep(300)\\n")
+        child = subprocess.Popen([sys.executable, "-c", late, token], stdout=subprocess.PIPE, start_new_session=True)
+        assert child.stdout.readline() == b"armed\\n"
     print("ready", rank, flush=True)
     if mode in ("wait", "escape-wait"):
         time.sleep(300)
@@ -151,6 +157,20 @@ def test_a_daemon_that_clears_its_environment_ends_with_the_job(store, monkeypat
         assert run.get_status() == "Canceled"
     assert run._record()["tracking"]["kind"] == tracking
     assert_outputs(run)
+    assert no_process_left(token)
+
+
+def test_what_a_left_over_process_writes_as_it_is_ended_is_collected(store):
+    """Every rank completed, so the run's final record is made while the launcher ends; a process the ranks left
+    behind is ended only after the launcher, and what it writes into ./outputs then is still the run's."""
+    token = uuid.uuid4().hex
+    run = submit(store, "late-output", token)
+    assert run.wait_for_completion()["status"] == "Completed"
+    assert_outputs(run)
+    assert "outputs/late.txt" in run.get_file_names()
+    with open(run._paths.run_json) as handle:
+        assert json.load(handle)["status"] == "Completed"
+    assert not [name for name in os.listdir(run.path) if name.endswith(".tmp")]  # no staged record left over
     assert no_process_left(token)
 
 

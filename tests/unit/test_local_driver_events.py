@@ -53,3 +53,20 @@ def test_nothing_reaches_a_handler_after_unwatch(tmp_path):
         assert calls == []
     finally:
         driver_events.unwatch(wd)
+
+
+def test_files_created_in_a_watched_folder_reach_its_handler(tmp_path):
+    """How a job's watcher hears of each rank's exit marker at once (Supervisor.watch_exits)."""
+    seen, created = [], threading.Event()
+
+    def exited(name):
+        seen.append(name)
+        created.set()
+
+    wd = driver_events.watch_creations(str(tmp_path), exited)
+    try:
+        (tmp_path / "rank_0_exit_0").touch()
+        assert created.wait(10)
+        assert seen == ["rank_0_exit_0"]
+    finally:
+        driver_events.unwatch(wd)

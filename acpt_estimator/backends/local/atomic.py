@@ -35,18 +35,37 @@ def copy_file(source: str, dest: str, cleaned: set | None = None) -> None:
 def write_text(dest: str, text: str) -> None:
     """Replace ``dest`` with ``text`` so a reader sees the old file or the new one; the temporary name carries the
     writer's pid (``clean_stale`` knows it) and is unique per call, so threads of one process never share it."""
-    handle, tmp = tempfile.mkstemp(dir=os.path.dirname(dest), prefix=f".{os.path.basename(dest)}.{os.getpid()}.",
-                                   suffix=".tmp")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            out.write(text)
-        if _exchanged(tmp, dest):
-            _remove(tmp)  # the old version, swapped out
-        else:
-            os.replace(tmp, dest)
-    except BaseException:  # never leave a half-written temporary behind (a full disk, Ctrl-C)
-        _remove(tmp)
-        raise
+    StagedText(dest, text).commit()
+
+
+class StagedText:
+    """``text`` written now beside ``dest``, under a temporary name (write_text's); ``commit()`` puts it in place
+    atomically, ``discard()`` drops it. A run's final record is staged while its launcher is still ending and
+    committed once it has."""
+
+    def __init__(self, dest: str, text: str):
+        self.dest = dest
+        handle, self.tmp = tempfile.mkstemp(dir=os.path.dirname(dest), prefix=f".{os.path.basename(dest)}."
+                                            f"{os.getpid()}.", suffix=".tmp")
+        try:
+            with os.fdopen(handle, "w", encoding="utf-8") as out:
+                out.write(text)
+        except BaseException:  # never leave a half-written temporary behind (a full disk, Ctrl-C)
+            _remove(self.tmp)
+            raise
+
+    def commit(self) -> None:
+        try:
+            if _exchanged(self.tmp, self.dest):
+                _remove(self.tmp)  # the old version, swapped out
+            else:
+                os.replace(self.tmp, self.dest)
+        except BaseException:
+            _remove(self.tmp)
+            raise
+
+    def discard(self) -> None:
+        _remove(self.tmp)
 
 
 _RENAME_EXCHANGE, _AT_FDCWD = 2, -100

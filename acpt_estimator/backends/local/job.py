@@ -26,8 +26,8 @@ from .launch import (EXIT_NO_DRIVER, EXIT_NO_WORKDIR, EXIT_UNTRACKED, GATE_NAME,
                      LaunchContext, check_world_size, drops_capabilities, gate_lines_only, log_name, plan_launch)
 from .mpi import find_launcher
 from ...names import new_run_id
-from .store import (RunPaths, describe_os_error, disk_full_note, home, release_reserve, reserve, user, within,
-                    write_json)
+from .store import (RunPaths, describe_os_error, disk_full_note, home, release_reserve, reserve, stage_json, user,
+                    within, write_json)
 from .supervisor import Supervisor
 
 logger = logging.getLogger(__name__)
@@ -47,10 +47,13 @@ class LocalJob:
         self.released = False  # the run is prepared: its code runs once the launcher is tracked
         self.discarded = False  # ended before its code ever ran; its folder is removed (_discard)
         self._lock = threading.Lock()
+        self._revision = 0  # counts the record's changes: a staged final record is of the revision it was made from
+        self._staged = None  # (exits, fields, StagedText, revision): the final record made early (_ranks_done)
         self.tracker = tracker  # procs.new_tracker(): how every process of the job is found
         self.supervisor = Supervisor(run_id=record["runId"], status_dir=paths.status, cancel_flag=paths.cancel_flag,
                                      launcher_log=os.path.join(paths.files, LAUNCHER_LOG), max_seconds=max_seconds,
-                                     world_size=_world_size(record), on_finished=self._finished)
+                                     world_size=_world_size(record), on_finished=self._finished,
+                                     on_ranks_done=self._ranks_done)
 
     @property
     def status(self) -> str:
@@ -79,17 +82,67 @@ class LocalJob:
     def _set(self, persist: bool = True, **fields) -> None:
         with self._lock:
             self.record.update(fields)
+            self._revision += 1
             if persist:
                 write_json(self.paths.run_json, self.record)
+
+    def _ranks_done(self, expected) -> None:
+        """Every rank ended with code 0 and the launcher is ending (about 1 ms): finalize against the ``expected``
+        outcome now and stage the final record, which _finished commits once the launcher's end confirms it. Where
+        it does not (the launcher failed, processes were left over, a cancel came first), _finished does it all
+        again: each step of finalize may run twice. Jobs with output datasets to upload or register wait."""
+        if self.discarded or not self.released or _has_output_datasets(self.record):
+            return
+        self.gate.close()
+        if self.granter is not None:
+            self.granter.stop()  # the ranks have ended; anything they left behind is ended when the launcher is
+        # ./outputs and ./logs are collected at the commit: a process the ranks left behind may still write there
+        # until it is ended (_reap), and the folders must still be there for it.
+        fields = finalize(self.paths, self.record, expected, collect=False)
+        with self._lock:
+            self._staged = (expected.exits, fields, stage_json(self.paths.run_json, {**self.record, **fields}),
+                            self._revision)
+
+    def _commit_staged(self, outcome) -> bool:
+        """Put the early final record in place if ``outcome`` is the one it was made for; else drop it."""
+        staged, self._staged = self._staged, None
+        if staged is None:
+            return False
+        exits, fields, pending, revision = staged
+        if outcome.reason != "completed" or outcome.exits != exits or outcome.stragglers or revision != self._revision:
+            pending.discard()
+            return False
+        try:
+            problems = _collect(self.paths)
+        except Exception as err:  # noqa: BLE001 - as in finalize: in the run's warnings
+            problems = [f"Could not collect ./outputs and ./logs: {describe_os_error(err)}"]
+        if problems:  # the staged record lacks them: written the usual way
+            pending.discard()
+            self._write_final({**fields, "warnings": fields["warnings"] + problems})
+            return True
+        with self._lock:
+            try:
+                pending.commit()
+            except OSError:
+                pass
+            else:
+                self.record.update(fields)
+                return True
+        self._write_final(fields)  # the usual way, which says so if it cannot
+        return True
 
     def _finished(self, outcome) -> None:
         self.gate.close()
         if self.discarded:  # never ran: no record to finish, the folder goes (_discard)
             return
+        if self._commit_staged(outcome):
+            return
         self._set(persist=False, status="Finalizing")
         if self.granter is not None:
             self.granter.stop()
-        fields = finalize(self.paths, self.record, outcome)
+        self._write_final(finalize(self.paths, self.record, outcome))
+
+    def _write_final(self, fields: dict) -> None:
         try:
             self._set(**fields)
         except OSError as err:  # the in-memory record (what this driver reports) is final all the same
@@ -98,12 +151,17 @@ class LocalJob:
                          self.record["runId"], fields["status"], self.paths.run_json, describe_os_error(err))
 
 
+def _has_output_datasets(record: dict) -> bool:
+    return any(output.get("datastore") for output in record.get("outputDatasets") or [])
+
+
 def _world_size(record: dict) -> int:
     return (record.get("runDefinition") or {}).get("pyTorch", {}).get("processCount") or 1
 
 
-def finalize(paths: RunPaths, record: dict, outcome) -> dict:
-    """The final fields of a run's record for ``outcome``; outputs collected and MLflow finished on the way.
+def finalize(paths: RunPaths, record: dict, outcome, collect: bool = True) -> dict:
+    """The final fields of a run's record for ``outcome``; outputs collected (unless not ``collect``: the caller does
+    it, LocalJob._commit_staged) and MLflow finished on the way.
 
     Used by the supervising driver, and by whoever reopens a run whose driver died. Whatever goes wrong while
     tidying up, the run must still reach its final status. Nothing of the launch stays in the folder: a FIFO left
@@ -116,7 +174,7 @@ def finalize(paths: RunPaths, record: dict, outcome) -> dict:
     status, error = _verdict(outcome, record, paths)
     fields = {"status": status, "endTime": outcome.ended, "error": error, "endReason": outcome.reason,
               "ranks": [{"rank": e.rank, "exitCode": e.code} for e in outcome.exits], "warnings": []}
-    for step, action in (("collect ./outputs and ./logs", lambda: _collect(paths)),
+    for step, action in (("collect ./outputs and ./logs", lambda: _collect(paths) if collect else []),
                          ("upload output datasets", lambda: data.collect_outputs(
                              record, paths.home, status == "Completed")),
                          ("copy metrics into the MLflow store", lambda: _export_mlflow(paths, record))):
@@ -265,6 +323,7 @@ def _prepare(job: LocalJob, spec, files) -> None:
     """Behind the gate, while mpiexec starts: the room for the last writes, the snapshot, the store view's grants."""
     paths = job.paths
     paths.create_rank_folders()
+    job.supervisor.watch_exits()
     reserve(paths)
     copy_snapshot(spec.source_directory, paths.snapshot, files)
     _make_working_folders(paths.snapshot)

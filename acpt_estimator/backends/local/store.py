@@ -185,6 +185,11 @@ def write_json(path: str, data) -> None:
     atomic.write_text(path, json.dumps(data, default=str))
 
 
+def stage_json(path: str, data) -> atomic.StagedText:
+    """write_json in two steps: written now beside ``path``, in its place at ``commit()``."""
+    return atomic.StagedText(path, json.dumps(data, default=str))
+
+
 def read_json(path: str):
     with open(path, encoding="utf-8") as handle:
         return json.load(handle)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import logging
 import os
 import re
 import select
@@ -12,8 +14,9 @@ import time
 
 import attrs
 
-from . import cgroup_spawn, mount_ns
+from . import cgroup_spawn, driver_events, mount_ns
 
+logger = logging.getLogger(__name__)
 POLL_SECONDS = 0.1  # how often rank exits, the cancel flag and the deadline are checked
 GRACE_SECONDS = 3.0  # SIGTERM first, so scripts can clean up; SIGKILL after this
 # Once every rank has reported its exit, mpiexec normally returns within milliseconds; one that has not
@@ -40,6 +43,7 @@ class Outcome:
     started: float = 0.0
     ended: float = 0.0
     note: str = ""  # for "driver ended": what happened to the driver and the job
+    stragglers: bool = False  # processes of the job were still there after the launcher exited (ended then)
 
 
 def read_exits(status_dir: str) -> list[RankExit]:
@@ -69,7 +73,7 @@ class Supervisor:
     """
 
     def __init__(self, *, run_id, status_dir, cancel_flag, launcher_log, world_size=1, max_seconds=None,
-                 on_finished=None, grace=GRACE_SECONDS):
+                 on_finished=None, on_ranks_done=None, grace=GRACE_SECONDS):
         self.run_id, self.status_dir, self.cancel_flag, self.launcher_log = run_id, status_dir, cancel_flag, launcher_log
         self.world_size, self.max_seconds, self.grace = world_size, max_seconds, grace
         self.tracker = None  # procs.new_tracker() (set by launch): how every process of the job is found
@@ -84,8 +88,14 @@ class Supervisor:
         self._spawn_begun = threading.Event()
         self._all_reported_at = None
         self._on_finished = on_finished  # the run's final record, before ``done``
+        # Called (on the watcher thread, once) when every rank has reported exit code 0, while the launcher is still
+        # ending (about 1 ms): the run's final record can be made meanwhile (LocalJob), on_finished then commits it.
+        self._on_ranks_done = on_ranks_done
+        self._exit_watch: int | None = None  # driver_events' watch of the status folder (watch_exits)
+        self._stragglers = False
         self._reason: str | None = None
         self._wake_r, self._wake_w = os.pipe()
+        os.set_blocking(self._wake_w, False)  # a full pipe already wakes the watcher: writers never wait
         self._pipe_lock = threading.RLock()
         self.done = threading.Event()
         self._spawned = threading.Event()
@@ -155,6 +165,21 @@ class Supervisor:
             self._spawn_begun.set()
             self._spawn_done.set()
 
+    def watch_exits(self) -> None:
+        """The status folder exists now: wake the watcher at each rank's exit marker, not at its next poll (a
+        failing rank ends the job at once; a completing job's record is made while its launcher ends)."""
+        try:
+            self._exit_watch = driver_events.watch_creations(self.status_dir, self._rank_exited)
+        except OSError:  # no inotify here (or the user's limit of instances reached): polled, as they are anyway
+            self._exit_watch = None
+
+    def _rank_exited(self, name: str) -> None:
+        """On driver_events' thread: wake the watcher (which reads the folder itself)."""
+        with self._pipe_lock:
+            if self._wake_w is not None:
+                with contextlib.suppress(BlockingIOError):
+                    os.write(self._wake_w, b"e")
+
     def abandon(self) -> None:
         """The job will not be launched after all: let the watcher thread end."""
         self._preparing.set()
@@ -169,7 +194,8 @@ class Supervisor:
                 return
             if self._reason is None:
                 self._reason = reason
-            os.write(self._wake_w, b"x")
+            with contextlib.suppress(BlockingIOError):
+                os.write(self._wake_w, b"x")
 
     def wait(self, timeout: float | None = None) -> bool:
         return self.done.wait(timeout)
@@ -199,6 +225,8 @@ class Supervisor:
                 self._on_finished(self.outcome)
         finally:
             _unregister(self)
+            if self._exit_watch is not None:
+                driver_events.unwatch(self._exit_watch)
             with self._pipe_lock:
                 os.close(self._wake_r)
                 os.close(self._wake_w)
@@ -243,6 +271,15 @@ class Supervisor:
             self._reason = "failed"
         elif self._all_reported_at is None and len({e.rank for e in exits}) >= self.world_size:
             self._all_reported_at = time.monotonic()
+            if self._on_ranks_done is not None:
+                self._ranks_done(tuple(exits))
+
+    def _ranks_done(self, exits: tuple) -> None:
+        expected = Outcome(reason="completed", launcher_code=0, exits=exits, started=self.started, ended=time.time())
+        try:
+            self._on_ranks_done(expected)
+        except Exception:  # noqa: BLE001 - only a head start: on_finished does it all once the launcher is reaped
+            logger.debug("Preparing the final record of local run %s early failed", self.run_id, exc_info=True)
 
     def _all_reported_overdue(self) -> bool:
         return self._all_reported_at is not None and time.monotonic() - self._all_reported_at > ALL_REPORTED_SECONDS
@@ -257,6 +294,7 @@ class Supervisor:
         is released once the run's record is final: _watch)."""
         self.process.wait()
         if self.tracker.pids():
+            self._stragglers = True
             self.tracker.end(grace=0.5)
 
     def _outcome(self) -> Outcome:
@@ -269,7 +307,8 @@ class Supervisor:
             launcher_ok = self.process.returncode == 0 or (every_rank and self._all_reported_at is not None)
             reason = "failed" if failures or not every_rank or not launcher_ok else "completed"
         return Outcome(reason=reason, launcher_code=self.process.returncode, exits=exits,
-                       first_failure=failures[0] if failures else None, started=self.started, ended=time.time())
+                       first_failure=failures[0] if failures else None, started=self.started, ended=time.time(),
+                       stragglers=self._stragglers)
 
 
 class _Process:

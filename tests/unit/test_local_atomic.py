@@ -1,0 +1,36 @@
+"""Atomic writes of the local store: a staged text is invisible until committed, and leaves nothing when dropped."""
+
+from __future__ import annotations
+
+import os
+
+from acpt_estimator.backends.local import atomic
+
+
+def test_a_staged_text_replaces_the_file_only_at_commit(tmp_path):
+    dest = tmp_path / "run.json"
+    dest.write_text("old")
+    staged = atomic.StagedText(str(dest), "new")
+    assert dest.read_text() == "old"  # readers still see the old version
+    assert os.path.basename(staged.tmp).startswith(f".run.json.{os.getpid()}.")  # clean_stale knows a dead writer's
+    staged.commit()
+    assert dest.read_text() == "new"
+    assert os.listdir(tmp_path) == ["run.json"]  # the swapped-out version is gone
+
+
+def test_a_staged_text_commits_where_there_was_no_file_and_a_dropped_one_leaves_nothing(tmp_path):
+    first = atomic.StagedText(str(tmp_path / "a.json"), "a")
+    first.commit()
+    assert (tmp_path / "a.json").read_text() == "a"
+    dropped = atomic.StagedText(str(tmp_path / "a.json"), "b")
+    dropped.discard()
+    assert (tmp_path / "a.json").read_text() == "a"
+    assert os.listdir(tmp_path) == ["a.json"]
+
+
+def test_write_text_is_a_staged_text_committed_at_once(tmp_path):
+    dest = tmp_path / "record.json"
+    for text in ("one", "two"):
+        atomic.write_text(str(dest), text)
+        assert dest.read_text() == text
+    assert os.listdir(tmp_path) == ["record.json"]
