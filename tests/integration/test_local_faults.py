@@ -200,6 +200,10 @@ def test_a_killed_driver_takes_its_job_along_and_the_reopened_run_is_final(store
     driver.send_signal(signum)
     driver.wait(timeout=30)
     assert no_process_left(token)  # the job ended with its driver: nothing runs on unsupervised
+    # What a driver killed between staging its run's final record and committing it leaves (LocalJob._ranks_done).
+    staged = os.path.join(run.path, f".run.json.{driver.pid}.abcd1234.tmp")
+    with open(staged, "w") as handle:
+        handle.write("{}")
     deadline = time.monotonic() + 15
     while run.get_status() not in FINAL:
         assert time.monotonic() < deadline
@@ -208,6 +212,7 @@ def test_a_killed_driver_takes_its_job_along_and_the_reopened_run_is_final(store
     if signum == signal.SIGKILL:
         message = run.get_details()["error"]["error"]["message"]
         assert f"driver process (pid {driver.pid})" in message and "Local runs end with their driver" in message
+        assert not os.path.exists(staged)  # the one who finished the run removed the dead driver's temporaries
     assert_outputs(run)
     assert _mlflow_copy(run).info.status == {"Failed": "FAILED", "Canceled": "KILLED"}[status]
 

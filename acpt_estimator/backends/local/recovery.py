@@ -8,7 +8,7 @@ import time
 
 from acpt_estimator.run_handle import TERMINAL_STATUSES
 
-from . import procs
+from . import atomic, procs
 from .job import _world_size, finalize
 from .store import RunPaths, read_json, write_json
 from .supervisor import Outcome, read_exits
@@ -52,6 +52,8 @@ def settle(paths: RunPaths, record: dict, reason: str | None = None) -> dict:
             write_json(paths.run_json, record)
         except OSError:
             pass  # reported as final all the same; the next reader tries again
+        # The dead driver's temporaries (a final record it had staged while the launcher ended: LocalJob._ranks_done).
+        atomic.clean_stale(paths.root)
         return record
 
 
