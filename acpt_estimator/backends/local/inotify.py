@@ -48,8 +48,3 @@ class Inotify:
             offset += _EVENT.size + length
             events.append((wd, os.fsdecode(name)))
         return events
-
-    def close(self) -> None:
-        if self.fd >= 0:
-            os.close(self.fd)
-            self.fd = -1

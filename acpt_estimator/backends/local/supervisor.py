@@ -168,10 +168,13 @@ class Supervisor:
     def watch_exits(self) -> None:
         """The status folder exists now: wake the watcher at each rank's exit marker, not at its next poll (a
         failing rank ends the job at once; a completing job's record is made while its launcher ends)."""
-        try:
-            self._exit_watch = driver_events.watch_creations(self.status_dir, self._rank_exited)
-        except OSError:  # no inotify here (or the user's limit of instances reached): polled, as they are anyway
-            self._exit_watch = None
+        with self._pipe_lock:
+            if self._wake_w is None:  # the watcher has ended already (mpiexec died early)
+                return
+            try:
+                self._exit_watch = driver_events.watch_creations(self.status_dir, self._rank_exited)
+            except OSError:  # no inotify here (or the user's limit of instances reached): polled, as they are anyway
+                self._exit_watch = None
 
     def _rank_exited(self, name: str) -> None:
         """On driver_events' thread: wake the watcher (which reads the folder itself)."""
@@ -225,9 +228,10 @@ class Supervisor:
                 self._on_finished(self.outcome)
         finally:
             _unregister(self)
-            if self._exit_watch is not None:
-                driver_events.unwatch(self._exit_watch)
             with self._pipe_lock:
+                if self._exit_watch is not None:
+                    driver_events.unwatch(self._exit_watch)
+                    self._exit_watch = None
                 os.close(self._wake_r)
                 os.close(self._wake_w)
                 self._wake_w = None
