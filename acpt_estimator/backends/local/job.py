@@ -123,12 +123,11 @@ class LocalJob:
         with self._lock:
             try:
                 pending.commit()
-            except OSError:
-                pass
-            else:
                 self.record.update(fields)
                 return True
-        self._write_final(fields)  # the usual way, which says so if it cannot
+            except OSError:  # written below the usual way, which says so if it cannot
+                pending.discard()
+        self._write_final(fields)
         return True
 
     def _finished(self, outcome) -> None:
