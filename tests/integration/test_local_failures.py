@@ -216,6 +216,26 @@ def test_cancelling_a_job_also_ends_a_local_job_started_from_inside_it(job, tmp_
     assert pids_with_env("ACPT_TEST_MARKER", marker) == []
 
 
+def test_a_snapshot_refused_while_the_launcher_starts_leaves_nothing(job, tmp_path, monkeypatch):
+    """mpiexec starts before the snapshot is checked (job.start): a refused one (a .env file) ends the held job with
+    SnapshotException, before anything of the user's ran, and neither a run folder nor a process is left."""
+    from acpt_estimator.backends.local import job as local_job
+    from acpt_estimator.backends.local.launch import marker
+    from acpt_estimator.exceptions import SnapshotException
+
+    launched = []
+    launch_first = local_job._launch_first
+    monkeypatch.setattr(local_job, "_launch_first", lambda job_, *a: launched.append(job_) or launch_first(job_, *a))
+    (tmp_path / "src" / ".env").write_text("API_KEY=hunter2\n")
+    with pytest.raises(SnapshotException, match=r"\.env"):
+        job()
+    (held,) = launched
+    assert held.supervisor.process.returncode is not None  # it was started, then ended and reaped
+    assert pids_with_env(*marker(held.record["runId"])) == []
+    runs = tmp_path / "store" / "runs"
+    assert not runs.exists() or os.listdir(runs) == []
+
+
 def test_a_run_whose_preparation_fails_after_the_launcher_started_leaves_nothing(job, tmp_path, monkeypatch):
     """The snapshot is copied while mpiexec starts, its ranks held at the gate: when that copy fails (here: made to
     fail), the held job is ended, nothing of the user's ran, and neither a run folder nor a process is left."""
@@ -225,7 +245,7 @@ def test_a_run_whose_preparation_fails_after_the_launcher_started_leaves_nothing
 
     started = []
 
-    def failing_prepare(job_, spec, files):
+    def failing_prepare(job_, *args):
         deadline = time.monotonic() + 10
         while job_.supervisor.process is None and time.monotonic() < deadline:
             time.sleep(0.001)  # the watcher starts mpiexec while this runs

@@ -82,7 +82,8 @@ def test_mpiexec_and_every_rank_are_born_in_the_job_cgroup_with_the_exact_enviro
         assert names[-1] == "mpiexec", names
         assert all(job_cgroup.endswith(group) for _, group in seen["chain"]), seen["chain"]
         assert seen["odd"] == ODD and seen["pmi"] is None
-    program = record["runDefinition"]["launcher"]["argv"][-2]
+    argv = record["runDefinition"]["launcher"]["argv"]
+    program = argv[argv.index("-n") + 2]  # what mpiexec runs per rank
     assert program == rank_exec.ready() if rank_runner == "rank_exec" else program.endswith("sh")
     for name in ("rank.sh", "rank.plan"):
         assert not os.path.exists(os.path.join(run.path, name))  # they held the expanded arguments

@@ -85,14 +85,14 @@ def test_a_job_using_mlflow_that_cannot_start_leaves_no_running_mlflow_run(tmp_p
     ws = Workspace._local()
     from acpt_estimator.backends.local import job as local_job
 
-    def no_launch(self, prepare):
-        raise ExperimentExecutionException("mpiexec could not start")
+    def no_copy(*args):  # after the MLflow run is made (job._plan), while mpiexec starts
+        raise ExperimentExecutionException("the snapshot could not be copied")
 
-    monkeypatch.setattr(local_job.LocalJob, "start", no_launch)
-    with pytest.raises(ExperimentExecutionException, match="could not start"):
+    monkeypatch.setattr(local_job, "copy_snapshot", no_copy)
+    with pytest.raises(ExperimentExecutionException, match="could not be copied"):
         Experiment(ws, "broken").submit(ScriptRunConfig(str(tmp_path / "src"), script="train.py",
                                                         compute_target="local"))
     client = MlflowClient(ws.get_mlflow_tracking_uri())
     experiment = client.get_experiment_by_name("broken")
-    assert client.search_runs([experiment.experiment_id]) == []  # created before launch, then deleted
+    assert client.search_runs([experiment.experiment_id]) == []  # created before the ranks ran, then deleted
     assert os.listdir(tmp_path / "store" / "runs") == []

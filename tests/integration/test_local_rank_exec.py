@@ -71,15 +71,13 @@ def _rank(tmp_path, runner, *, python="/usr/bin/printf", script="%s|", params=()
                         status_dir=str(run / "status"), store_home=str(tmp_path), python=python, launcher=MPICH,
                         master_port=29500, base_env={"PATH": "/usr/bin:/bin"}, cores=2, cgroup=cgroup,
                         driver_pid=driver_pid, rank_exec=runner)
-    plan = plan_launch(spec, ctx)
-    script_bytes = plan.script.encode() if isinstance(plan.script, str) else plan.script
-    with open(plan.script_path, "wb") as handle:
-        handle.write(script_bytes)
-    gate = Gate(str(run), world, parties=1, ready_file=not gate_lines_only(ctx, world))  # as job._plan makes it
+    plan = _written(plan_launch(spec, ctx))
+    gate = Gate(str(run), world, parties=1, ready_file=not gate_lines_only(ctx, world))  # as job._launch_first does
     if ready:
         gate.arrive()
-    environ = {"PATH": "/usr/bin:/bin", "PWD": "/", **({"PMI_RANK": rank} if rank is not None else {}), **(env or {})}
-    process = subprocess.Popen(list(plan.argv[-2:]), env=environ, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    # mpiexec's environment (the launcher's part of the job's), and the rank's number as hydra sets it.
+    environ = {**plan.env, "PWD": "/", **({"PMI_RANK": rank} if rank is not None else {}), **(env or {})}
+    process = subprocess.Popen(list(plan.rank_command), env=environ, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                text=True, pass_fds=extra_fds)
     if wait:
         time.sleep(0.3)
@@ -91,13 +89,24 @@ def _rank(tmp_path, runner, *, python="/usr/bin/printf", script="%s|", params=()
     return process.returncode, err, logs, sorted(os.listdir(run / "status")), plan
 
 
+def _written(plan):
+    """``plan`` with its files in the run folder, as the driver writes them: rank.sh before mpiexec starts, rank.plan
+    (or rank.body) while it starts."""
+    if plan.entry_path:
+        with open(plan.entry_path, "w", encoding="utf-8") as handle:
+            handle.write(plan.entry_script)
+    with open(plan.script_path, "wb") as handle:
+        handle.write(plan.script.encode() if isinstance(plan.script, str) else plan.script)
+    return plan
+
+
 def test_arguments_and_variables_reach_the_command_verbatim(tmp_path, runner):
     tricky = ["it's", "a b", "`id`", "$(id)", '"q"', "*", "x;y", "\\n", "tab\there", "new\nline", "ünï"]
     code, err, logs, status, plan = _rank(tmp_path, runner, params=tricky, world=2, rank="1")
     assert code == 0, err
     assert logs["std_log_process_1.txt"].split("|")[:-1] == tricky
     assert status == ["rank_1_exit_0"]
-    assert plan.argv[-2] == (runner or "/bin/bash")
+    assert plan.rank_command[0] == (runner or "/bin/bash")
 
 
 def test_the_rank_sees_its_own_variables_and_its_working_directory(tmp_path, runner):
@@ -106,6 +115,16 @@ def test_the_rank_sees_its_own_variables_and_its_working_directory(tmp_path, run
     assert code == 0, err
     snapshot = tmp_path / "run" / "snapshot"
     assert logs["std_log_process_1.txt"] == f"RANK=1 LOCAL_RANK=1 PWD={snapshot} cwd={snapshot} stdin=\n"
+
+
+def test_the_rank_sees_the_whole_job_environment_though_mpiexec_started_with_part_of_it(tmp_path, runner):
+    """mpiexec starts before the run is planned: the job's variables it lacks reach each rank through its plan."""
+    code, err, logs, _, plan = _rank(tmp_path, runner, world=2, rank="1", command="env")
+    assert code == 0, err
+    seen = dict(line.split("=", 1) for line in logs["std_log_process_1.txt"].splitlines() if "=" in line)
+    assert "MASTER_PORT" not in plan.env and "AZUREML_RUN_ID" not in plan.env  # known only once the run is planned
+    expected = {**plan.job_env, **plan.ranks[1].env}
+    assert {k: seen.get(k) for k in expected if k != "PWD"} == {k: v for k, v in expected.items() if k != "PWD"}
 
 
 @pytest.mark.parametrize("command, expected", [("exit 3", 3), ("kill -TERM $$", 128 + signal.SIGTERM),
@@ -156,11 +175,9 @@ def test_every_rank_of_a_job_passes_the_gate_on_its_own_line(tmp_path, runner):
                         user_logs=str(run / "files/user_logs"), status_dir=str(run / "status"),
                         store_home=str(tmp_path), python="/usr/bin/printf", launcher=MPICH, master_port=29500,
                         base_env={"PATH": "/usr/bin:/bin"}, cores=2, driver_pid=os.getpid(), rank_exec=runner)
-    plan = plan_launch(spec, ctx)
-    with open(plan.script_path, "wb") as handle:
-        handle.write(plan.script.encode() if isinstance(plan.script, str) else plan.script)
+    plan = _written(plan_launch(spec, ctx))
     gate = Gate(str(run), 4, parties=1, ready_file=not gate_lines_only(ctx, 4))
-    ranks = [subprocess.Popen(list(plan.argv[-2:]), env={"PATH": "/usr/bin:/bin", "PMI_RANK": str(rank)})
+    ranks = [subprocess.Popen(list(plan.rank_command), env={**plan.env, "PMI_RANK": str(rank)})
              for rank in range(4)]
     time.sleep(0.3)
     assert [r.poll() for r in ranks] == [None] * 4  # all held
@@ -174,9 +191,10 @@ def test_every_rank_of_a_job_passes_the_gate_on_its_own_line(tmp_path, runner):
 def test_a_rank_whose_driver_ended_never_runs_its_command(tmp_path, runner):
     gone = subprocess.Popen(["/bin/true"])
     gone.wait()
-    code, _, logs, _, _ = _rank(tmp_path, runner, ready=False, driver_pid=gone.pid)
-    assert code == EXIT_NO_DRIVER
-    assert "|" not in logs["std_log.txt"] and "driver ended before the run was prepared" in logs["std_log.txt"]
+    code, err, logs, _, _ = _rank(tmp_path, runner, ready=False, driver_pid=gone.pid)
+    assert code == EXIT_NO_DRIVER and logs == {}  # nothing ran, and nothing was written in a log
+    # There is no log folder before the run is prepared: the message is in the launcher's log (its stderr).
+    assert "rank 0: its driver ended before the run was prepared" in err
 
 
 def test_a_rank_outside_the_jobs_cgroup_never_runs_its_command(tmp_path, runner):

@@ -11,7 +11,8 @@ from acpt_estimator.backends.local import inputs as local_inputs, launch
 from acpt_estimator.backends.local.gate import Gate
 from acpt_estimator.backends.local.launch import (EXIT_NO_DRIVER, EXIT_UNTRACKED, LaunchContext,
                                                   interpreter_first_on_path, job_environment, log_name, mpiexec_argv,
-                                                  plan_launch, rank_environment, render_rank_script)
+                                                  plan_launch, rank_environment, render_rank_entry,
+                                                  render_rank_script)
 from acpt_estimator.backends.local.mpi import Launcher, candidate_paths, detect_flavour
 from acpt_estimator.v1.core.datastore import Datastore
 from acpt_estimator.exceptions import UserErrorException
@@ -47,7 +48,7 @@ def test_unknown_launcher_is_refused():
 
 
 def test_mpich_needs_no_root_or_oversubscribe_flags_but_uses_fork_and_pmi_port():
-    argv = mpiexec_argv(MPICH, 4, "/run/rank.sh", is_root=True, cores=2)
+    argv = mpiexec_argv(MPICH, 4, ["/bin/sh", "/run/rank.sh"], is_root=True, cores=2)
     assert argv == ["/venv/bin/mpiexec", "-launcher", "fork", "-pmi-port", "-n", "4", "/bin/sh", "/run/rank.sh"]
 
 
@@ -58,12 +59,12 @@ def test_mpich_needs_no_root_or_oversubscribe_flags_but_uses_fork_and_pmi_port()
     (False, 3, 2, ["--oversubscribe"]),
 ])
 def test_open_mpi_flags_follow_root_and_cores(is_root, ranks, cores, expected):
-    argv = mpiexec_argv(OMPI, ranks, "/r.sh", is_root=is_root, cores=cores)
+    argv = mpiexec_argv(OMPI, ranks, ["/bin/sh", "/r.sh"], is_root=is_root, cores=cores)
     assert argv == ["/usr/bin/mpirun", *expected, "-n", str(ranks), "/bin/sh", "/r.sh"]
 
 
 def test_intel_mpi_gets_fork_launcher_without_pmi_port():
-    argv = mpiexec_argv(Launcher("/opt/intel/mpiexec", "intel"), 2, "/r.sh", is_root=True, cores=8)
+    argv = mpiexec_argv(Launcher("/opt/intel/mpiexec", "intel"), 2, ["/bin/sh", "/r.sh"], is_root=True, cores=8)
     assert "-pmi-port" not in argv and argv[1:3] == ["-launcher", "fork"]
 
 
@@ -139,7 +140,7 @@ def test_rank_argv_expands_vars_per_rank_and_inputs_become_paths(tmp_path):
     assert argvs[0][argvs[0].index("--home") + 1] == "/root/x"
     assert argvs[0][argvs[0].index("--unset") + 1] == "a"  # like bash: an unset variable is empty
     ref = spec.inputs[0].reference_name
-    assert plan.env[f"AZUREML_DATAREFERENCE_{ref}"] == "/data/mnist"
+    assert plan.job_env[f"AZUREML_DATAREFERENCE_{ref}"] == "/data/mnist"
     assert [r.log_file.rsplit("/", 1)[1] for r in plan.ranks] == [f"std_log_process_{i}.txt" for i in range(4)]
 
 
@@ -163,10 +164,9 @@ def test_rank_script_passes_arguments_verbatim_through_the_shell(tmp_path):
     run = tmp_path / "run"
     for sub in ("snapshot", "status", "files/user_logs"):
         (run / sub).mkdir(parents=True)
-    plan = plan_launch(spec, _context(tmp_path, python="/usr/bin/printf"))
-    (run / "rank.sh").write_text(plan.script)
+    plan = _written(plan_launch(spec, _context(tmp_path, python="/usr/bin/printf")))
     (run / "ready").touch()  # the driver opened the gate
-    done = subprocess.run([plan.argv[-2], str(run / "rank.sh")], env={"PATH": os.environ["PATH"], "PMI_ID": "1"},
+    done = subprocess.run(list(plan.rank_command), env={"PATH": os.environ["PATH"], "PMI_ID": "1"},
                           capture_output=True, text=True, timeout=10)
     assert done.returncode == 0, done.stderr
     log = (run / "files/user_logs/std_log_process_1.txt").read_text()
@@ -177,11 +177,22 @@ def test_rank_script_passes_arguments_verbatim_through_the_shell(tmp_path):
 
 def test_rank_script_refuses_a_process_without_rank(tmp_path):
     spec = PyTorch(str(tmp_path), entry_script="t.py", compute_target="local").to_job_spec(experiment_name="e")
-    plan = plan_launch(spec, _context(tmp_path))
-    (tmp_path / "rank.sh").write_text(plan.script)
-    done = subprocess.run([plan.argv[-2], str(tmp_path / "rank.sh")], env={"PATH": "/usr/bin:/bin"},
+    (tmp_path / "run").mkdir()
+    plan = _written(plan_launch(spec, _context(tmp_path)))
+    (tmp_path / "run/ready").touch()
+    done = subprocess.run(list(plan.rank_command), env={"PATH": "/usr/bin:/bin"},
                           capture_output=True, text=True, timeout=10)
     assert done.returncode == 97 and "no MPI rank" in done.stderr
+
+
+def _written(plan):
+    """``plan`` with rank.sh and rank.body in its run folder, as the driver writes them (before and after mpiexec
+    starts)."""
+    with open(plan.entry_path, "w", encoding="utf-8") as handle:
+        handle.write(plan.entry_script)
+    with open(plan.script_path, "w", encoding="utf-8") as handle:
+        handle.write(plan.script)
+    return plan
 
 
 def _own_cgroup_name() -> str:
@@ -200,7 +211,8 @@ def _gated_rank(tmp_path, shell, cgroup, ready=True, driver_pid=0, wait=False):
     if ready:
         gate.arrive()
     ctx = _context(tmp_path, python="/usr/bin/printf", cgroup=cgroup, driver_pid=driver_pid)
-    (run / "rank.sh").write_text(render_rank_script(plan_launch(spec, ctx).ranks, "mpich", ctx, shell))
+    (run / "rank.sh").write_text(render_rank_entry(ctx, shell))
+    (run / "rank.body").write_text(render_rank_script(plan_launch(spec, ctx).ranks, "mpich", ctx, shell))
     rank = subprocess.Popen([shell, str(run / "rank.sh")], env={"PATH": "/usr/bin:/bin", "PMI_RANK": "0"},
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     if wait:
@@ -233,8 +245,9 @@ def test_a_rank_whose_driver_ended_before_the_run_was_prepared_never_runs_its_co
     gone.wait()  # a pid no process has any more
     done, run = _gated_rank(tmp_path, shell, _own_cgroup_name(), ready=False, driver_pid=gone.pid)
     assert done.returncode == EXIT_NO_DRIVER
-    log = (run / "files/user_logs/std_log.txt").read_text()
-    assert "ran|" not in log and "driver ended before the run was prepared" in log
+    # Before the run is prepared there is no log folder: the message is in the launcher's log (the rank's stderr).
+    assert not (run / "files/user_logs/std_log.txt").exists()
+    assert "rank 0: its driver ended before the run was prepared" in done.stderr
 
 
 @pytest.mark.parametrize("shell", ["/bin/bash", "/bin/sh"])

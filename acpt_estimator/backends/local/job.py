@@ -13,6 +13,8 @@ import sys
 import threading
 import time
 
+import attrs
+
 from ...exceptions import ExperimentExecutionException
 from ...job_runtime import needs_job_runtime
 from ...snapshot import copy_snapshot
@@ -22,8 +24,8 @@ from . import inputs as data
 from .packages import warn_missing
 from . import mlflow_sqlite, procs, rank_exec, store_view
 from .gate import Gate
-from .launch import (EXIT_NO_DRIVER, EXIT_NO_WORKDIR, EXIT_UNTRACKED, GATE_NAME, RANK_PLAN_NAME, READY_NAME,
-                     LaunchContext, check_world_size, drops_capabilities, gate_lines_only, log_name, plan_launch)
+from .launch import (EXIT_NO_DRIVER, EXIT_NO_WORKDIR, EXIT_UNTRACKED, GATE_NAME, RANK_BODY_NAME, RANK_PLAN_NAME,
+                     READY_NAME, LaunchContext, check_world_size, gate_lines_only, log_name, plan_launcher, plan_ranks)
 from .mpi import find_launcher
 from ...names import new_run_id
 from .store import (RunPaths, describe_os_error, disk_full_note, home, release_reserve, reserve, stage_json, user,
@@ -40,13 +42,19 @@ class LocalJob:
 
     def __init__(self, paths: RunPaths, record: dict, max_seconds, tracker):
         self.paths, self.record = paths, record
-        self.plan = self.mlflow_run = None  # set by _plan (mlflow_run: MLflow's id, for jobs using MLflow)
-        self.gate: Gate | None = None  # where the ranks wait until the run is prepared and tracked (_plan)
+        self.launcher = None  # launch.LauncherPlan: what mpiexec starts with (_launch_first)
+        self.plan = None  # launch.RanksPlan: what the ranks run once through the gate (_plan)
+        self.mlflow_run = None  # MLflow's id, for jobs using MLflow (_plan)
+        self.gate: Gate | None = None  # where the ranks wait until the run is prepared and tracked (_launch_first)
         self.view = False  # the job sees the store read-only (store_view), and ...
         self.granter = None  # ... store_view.Granter makes the new runs and models it asks for (_prepare)
         self.released = False  # the run is prepared: its code runs once the launcher is tracked
         self.discarded = False  # ended before its code ever ran; its folder is removed (_discard)
         self._lock = threading.Lock()
+        # The run is released (Running) or has ended (its final record is _finished's), never both in the wrong order:
+        # a launcher that ends while the run is still being prepared must not leave it Running.
+        self._release_lock = threading.Lock()
+        self._ended = False
         self._revision = 0  # counts the record's changes: a staged final record is of the revision it was made from
         self._staged = None  # (exits, fields, StagedText, revision): the final record made early (_ranks_done)
         self.tracker = tracker  # procs.new_tracker(): how every process of the job is found
@@ -64,16 +72,19 @@ class LocalJob:
         return self.supervisor.done
 
     def start(self, prepare) -> None:
-        """Start mpiexec and, while the watcher starts it, ``prepare`` the run and write its record; the ranks wait
-        at the gate until both that and the launcher's tracking are done. If either fails, the caller discards the
-        run (nothing of the user's ran)."""
+        """Start mpiexec and, while the watcher starts it, ``prepare`` the run (its ranks' plan included) and write
+        its record; the ranks wait at the gate until both that and the launcher's tracking are done. If either
+        fails, the caller discards the run (nothing of the user's ran)."""
         def meanwhile() -> None:
             prepare()
-            self._set(status="Running", startTime=time.time())
-            self.released = True
+            with self._release_lock:
+                if self._ended:  # the launcher ended already: nothing ran, and the final record says why
+                    return
+                self._set(status="Running", startTime=time.time())
+                self.released = True
             self.gate.arrive()
 
-        self.supervisor.launch(self.plan.argv, self.plan.env, self.tracker, meanwhile=meanwhile,
+        self.supervisor.launch(self.launcher.argv, self.launcher.env, self.tracker, meanwhile=meanwhile,
                                on_tracked=self.gate.arrive)
 
     def cancel(self, reason: str = "canceled") -> None:
@@ -131,6 +142,8 @@ class LocalJob:
         return True
 
     def _finished(self, outcome) -> None:
+        with self._release_lock:
+            self._ended = True
         self.gate.close()
         if self.discarded:  # never ran: no record to finish, the folder goes (_discard)
             return
@@ -166,8 +179,8 @@ def finalize(paths: RunPaths, record: dict, outcome, collect: bool = True) -> di
     tidying up, the run must still reach its final status. Nothing of the launch stays in the folder: a FIFO left
     there would block whoever reads every file of a finished run.
     """
-    for done_with in (paths.rank_script, os.path.join(paths.root, RANK_PLAN_NAME), os.path.join(paths.root, GATE_NAME),
-                      os.path.join(paths.root, READY_NAME)):
+    for done_with in (paths.rank_script, *(os.path.join(paths.root, name) for name in (
+            RANK_PLAN_NAME, RANK_BODY_NAME, GATE_NAME, READY_NAME))):
         with contextlib.suppress(FileNotFoundError):
             os.unlink(done_with)  # the ranks have started and ended; their expanded arguments go too
     status, error = _verdict(outcome, record, paths)
@@ -206,8 +219,6 @@ def start(spec, experiment, parent_run_id: str | None = None) -> tuple[RunPaths,
     # which then overlaps everything below.
     tracker = procs.new_tracker(run_id)
     try:
-        # One listing, checked here with the cloud upload's rules and copied as is by _prepare.
-        files = check_snapshot(spec.source_directory, upload=False, entry_script=spec.entry_script)
         sources = data.resolve(spec, store_home)  # every input checked before anything is written
     except BaseException:
         tracker.release()
@@ -223,10 +234,11 @@ def start(spec, experiment, parent_run_id: str | None = None) -> tuple[RunPaths,
         if parent_run_id is not None:
             record["parentRunId"] = parent_run_id
         job = LocalJob(paths, record, spec.max_run_duration_seconds, tracker)
-        _plan(job, spec, launcher, input_paths, output_paths, now, mounts, files)
-        # The snapshot and the rest are made while mpiexec starts its proxy and the ranks' shells, which wait at
-        # the gate (launch.render_gate) until that is done and the launcher is tracked.
-        job.start(lambda: _prepare(job, spec, files))
+        ctx = _launch_first(job, spec, launcher, input_paths, output_paths, bool(mounts))
+        # mpiexec starts now; the snapshot, the ranks' plan and the rest are made while it starts its proxy and the
+        # ranks' launchers, which wait at the gate (launch.render_gate) until that is done and the launcher is
+        # tracked. A snapshot refused then (check_snapshot) ends the job before anything of the user's ran.
+        job.start(lambda: _prepare(job, spec, ctx, mounts, now))
         if not job.view and not store_view.protected(store_home):
             _say_store_is_writable(store_home, run_id)
     except BaseException as err:
@@ -279,47 +291,70 @@ def _discard(paths: RunPaths, job, tracker) -> None:
     shutil.rmtree(paths.root, ignore_errors=True)
 
 
-def _plan(job: LocalJob, spec, launcher, input_paths, output_paths, now, mounts=(), files=None) -> None:
-    """The launch plan, rank.sh and what they need before mpiexec starts: the MLflow run of a job that uses MLflow
-    (its id is in the ranks' environment), the gate, the binds of the store view."""
+def _launch_first(job: LocalJob, spec, launcher, input_paths, output_paths, binds_inputs: bool) -> LaunchContext:
+    """What mpiexec needs before it starts: its namespace asked of the watcher thread (made meanwhile), the gate, its
+    command line and environment (and rank.sh for the shell). Returns the launch's context, completed by _plan."""
     paths, record = job.paths, job.record
-    store_home, run_id, experiment_name = paths.home, record["runId"], record["experimentName"]
-    # A job that uses MLflow gets its MLflow run first (MLFLOW_RUN_ID, as on v2); the others none at launch. Its
-    # sources are read where they are: the snapshot is copied from the same listing (files) behind the gate.
-    if mlflow_sqlite.job_uses_mlflow(spec.source_directory, files, spec.command or ""):
-        job.mlflow_run = mlflow_sqlite.start_run(store_home, experiment_name, run_id, int(now * 1000))
-    record["tracking"] = job.tracker.describe()
-    mounts = (*_store_view(job, output_paths), *mounts)  # the store's binds first: inputs lie in the run folder
-    job.supervisor.prepare(mounts, drop_capabilities=drops_capabilities(mounts))  # made while the rest is planned
+    job.view = _store_view_applies(paths.home)
+    # The store view's binds (known once the snapshot says whether the job uses MLflow) and the inputs' are made in
+    # the namespace by the watcher thread later (Supervisor.bind), still before the gate opens.
+    job.supervisor.prepare(namespace=job.view or binds_inputs)
     ctx = LaunchContext(
-        run_id=run_id, experiment_name=experiment_name, run_dir=paths.root, workdir=paths.snapshot,
-        user_logs=paths.user_logs, status_dir=paths.status, store_home=store_home, python=sys.executable,
-        launcher=launcher, master_port=_free_port(), input_paths=input_paths,
-        base_env={**os.environ, **store_view.grant_env(paths.root, store_home)} if job.view else os.environ,
-        output_paths=output_paths, workspace=record["workspace"],
-        mlflow_tracking_uri=mlflow_sqlite.tracking_uri(store_home), mlflow_run_id=job.mlflow_run or "",
-        is_root=os.geteuid() == 0, cores=len(os.sched_getaffinity(0)),
-        rendezvous_port=_free_port() if needs_job_runtime(spec) else 0, mounts=tuple(mounts),
+        run_id=record["runId"], experiment_name=record["experimentName"], run_dir=paths.root, workdir=paths.snapshot,
+        user_logs=paths.user_logs, status_dir=paths.status, store_home=paths.home, python=sys.executable,
+        launcher=launcher, master_port=0, input_paths=input_paths, output_paths=output_paths, base_env=os.environ,
+        workspace=record["workspace"], is_root=os.geteuid() == 0, cores=len(os.sched_getaffinity(0)),
         cgroup=getattr(job.tracker, "proc_name", None) or "", driver_pid=os.getpid(),
         rank_exec=rank_exec.ready() or "")
     world = _world_size(record)
     job.gate = Gate(paths.root, world, ready_file=not gate_lines_only(ctx, world))
-    plan = plan_launch(spec, ctx)
-    # rank.sh (or rank.plan) holds the arguments with $VARs expanded (secrets included): only this user may read
+    job.launcher = plan_launcher(spec, ctx)
+    if job.launcher.entry_path:
+        _write_private(job.launcher.entry_path, job.launcher.entry_script)
+    return ctx
+
+
+def _plan(job: LocalJob, spec, ctx: LaunchContext, input_mounts, now, files) -> None:
+    """Behind the gate, while mpiexec starts: the MLflow run of a job that uses MLflow (its id is in the ranks'
+    environment), the binds of the store view and the inputs, the ranks' plan."""
+    paths, record = job.paths, job.record
+    store_home, run_id, experiment_name = paths.home, record["runId"], record["experimentName"]
+    # A job that uses MLflow gets its MLflow run first (MLFLOW_RUN_ID, as on v2); the others none at launch. Its
+    # sources are read where they are: the snapshot is copied from the same listing (files) next.
+    if mlflow_sqlite.job_uses_mlflow(spec.source_directory, files, spec.command or ""):
+        job.mlflow_run = mlflow_sqlite.start_run(store_home, experiment_name, run_id, int(now * 1000))
+    record["tracking"] = job.tracker.describe()
+    # The store's binds first: inputs lie in the run folder.
+    mounts = (*(_store_view_mounts(job, ctx.output_paths) if job.view else ()), *input_mounts)
+    job.supervisor.bind(mounts)  # made on the watcher thread while the rest is planned
+    ctx = attrs.evolve(
+        ctx, master_port=_free_port(), mounts=tuple(mounts),
+        base_env={**os.environ, **store_view.grant_env(paths.root, store_home)} if job.view else os.environ,
+        mlflow_tracking_uri=mlflow_sqlite.tracking_uri(store_home), mlflow_run_id=job.mlflow_run or "",
+        rendezvous_port=_free_port() if needs_job_runtime(spec) else 0)
+    job.plan = plan_ranks(spec, ctx, job.launcher.env)
+    # rank.plan (or rank.body) holds the arguments with $VARs expanded (secrets included): only this user may read
     # it, and finalize() removes it.
-    script = plan.script.encode("utf-8", "surrogateescape") if isinstance(plan.script, str) else plan.script
-    with os.fdopen(os.open(plan.script_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o600),
-                   "wb") as handle:
-        handle.write(script)
+    _write_private(job.plan.script_path, job.plan.script)
     record["runDefinition"]["launcher"] = {
-        "path": launcher.path, "flavour": launcher.flavour, "version": launcher.version, "argv": list(plan.argv),
-        "binds": [{"source": m.source, "target": m.target, "readOnly": not m.writable} for m in plan.mounts]}
+        "path": ctx.launcher.path, "flavour": ctx.launcher.flavour, "version": ctx.launcher.version,
+        "argv": list(job.launcher.argv),
+        "binds": [{"source": m.source, "target": m.target, "readOnly": not m.writable} for m in mounts]}
     record["mlflow"] = {"runId": job.mlflow_run, "trackingUri": ctx.mlflow_tracking_uri} if job.mlflow_run else {}
-    job.plan = plan
 
 
-def _prepare(job: LocalJob, spec, files) -> None:
-    """Behind the gate, while mpiexec starts: the room for the last writes, the snapshot, the store view's grants."""
+def _write_private(path: str, content: str | bytes) -> None:
+    raw = content.encode("utf-8", "surrogateescape") if isinstance(content, str) else content
+    with os.fdopen(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o600), "wb") as handle:
+        handle.write(raw)
+
+
+def _prepare(job: LocalJob, spec, ctx: LaunchContext, input_mounts, now) -> None:
+    """Behind the gate, while mpiexec starts: the snapshot checked, the ranks' plan, the room for the last writes,
+    the snapshot copied, the store view's grants."""
+    # One listing, checked here with the cloud upload's rules and copied as is below.
+    files = check_snapshot(spec.source_directory, upload=False, entry_script=spec.entry_script)
+    _plan(job, spec, ctx, input_mounts, now, files)
     paths = job.paths
     paths.create_rank_folders()
     job.supervisor.watch_exits()
@@ -331,13 +366,14 @@ def _prepare(job: LocalJob, spec, files) -> None:
         job.granter = store_view.Granter(paths.root, paths.home, process)
 
 
-def _store_view(job: LocalJob, output_paths) -> tuple:
+def _store_view_applies(store_home: str) -> bool:
     """Where the machine allows it, the job sees the store read-only but for its own run and outputs, and its
     driver makes the runs and models it creates (store_view); a job started from inside one shares that view."""
+    return not store_view.protected(store_home) and store_view.available()
+
+
+def _store_view_mounts(job: LocalJob, output_paths) -> tuple:
     paths = job.paths
-    if store_view.protected(paths.home) or not store_view.available():
-        return ()
-    job.view = True
     return store_view.mounts(paths.home, paths.root, output_paths.values(), bool(job.mlflow_run))
 
 

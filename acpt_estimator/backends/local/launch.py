@@ -1,8 +1,12 @@
 """Pure launch planning for local runs: mpiexec argv, job and per-rank environment, argv, the rank script.
 
-Nothing here touches processes or files, so the whole rank contract is unit-testable. mpiexec runs the C rank
-launcher on ``rank.plan`` per rank where it is built (rank_exec.c), else ``bash rank.sh`` (``/bin/sh`` without
-bash): both wait at the gate, run the rank's command with its variables and log, and leave its exit marker.
+Nothing here touches processes or files, so the whole rank contract is unit-testable. A launch is planned in two
+parts: the launcher's (plan_launcher: mpiexec's argv and environment, and what each rank runs first), known before
+the run is prepared, so mpiexec starts first; the ranks' (plan_ranks: the job's variables, each rank's variables,
+argv and log), written while mpiexec starts. mpiexec runs the C rank launcher per rank where it is built
+(rank_exec.c), else ``bash rank.sh`` (``/bin/sh`` without bash): both wait at the gate, then read the ranks' part
+(``rank.plan``, or ``rank.body`` for the shell), run the rank's command with its variables and log, and leave its exit
+marker.
 """
 
 from __future__ import annotations
@@ -35,7 +39,8 @@ EXIT_NO_DRIVER = 94  # the driver ended before the run was prepared: the rank ne
 GATE_NAME = "gate"  # the run folder's FIFO by which the driver wakes the ranks waiting at the gate (render_gate)
 READY_NAME = "ready"  # made in the run folder once it is prepared and every process of the job is tracked
 RANK_SCRIPT_NAME, RANK_PLAN_NAME = "rank.sh", "rank.plan"  # what each rank runs: the shell's, or rank_exec's
-RANK_PLAN_TAG = "acpt-rank-plan-1"  # rank_exec.c's TAG: the format of rank.plan
+RANK_BODY_NAME = "rank.body"  # what rank.sh sources once the gate opens (render_rank_script)
+RANK_PLAN_TAG = "acpt-rank-plan-2"  # rank_exec.c's TAG: the format of rank.plan
 logger = logging.getLogger(__name__)
 # Local ranks share this machine's cores; past these, a plan is a typo (node_count=1000) rather than a job.
 RANKS_PER_CORE_WARNING = 4
@@ -100,18 +105,43 @@ class RankPlan:
 
 
 @attrs.frozen
+class LauncherPlan:
+    """What mpiexec is started with, before the run is prepared (plan_launcher)."""
+
+    argv: tuple  # the mpiexec command line
+    env: Mapping[str, str] = attrs.field(converter=_frozen)  # mpiexec's environment, inherited by every rank
+    rank_command: tuple  # what mpiexec runs per rank (the end of argv)
+    entry_path: str = ""  # <run>/rank.sh: written with the launcher's plan, before mpiexec starts ("": rank_exec)
+    entry_script: str = ""
+
+
+@attrs.frozen
+class RanksPlan:
+    """What the ranks run once the gate opens (plan_ranks): written while mpiexec starts, before the gate opens."""
+
+    ranks: tuple
+    script: str | bytes  # rank.body (text), or rank.plan (rank_exec's NUL-separated fields)
+    script_path: str  # where it is written: <run>/rank.body or <run>/rank.plan
+    job_env: Mapping[str, str] = attrs.field(factory=dict, converter=_frozen)  # what every rank sees (its own aside)
+
+
+@attrs.frozen
 class LaunchPlan:
     argv: tuple  # the mpiexec command line
     env: Mapping[str, str] = attrs.field(converter=_frozen)  # mpiexec's environment, inherited by every rank
     ranks: tuple
-    script: str | bytes  # rank.sh (text), or rank.plan (rank_exec's NUL-separated fields)
-    script_path: str  # where it is written: <run>/rank.sh or <run>/rank.plan
+    script: str | bytes  # rank.body (text), or rank.plan (rank_exec's NUL-separated fields)
+    script_path: str  # where it is written: <run>/rank.body or <run>/rank.plan
+    rank_command: tuple = ()  # what mpiexec runs per rank
+    entry_path: str = ""  # <run>/rank.sh, which sources rank.body once the gate opens ("": rank_exec)
+    entry_script: str = ""
     mounts: tuple = ()  # inputs.Mount: made in a new mount namespace on the thread that spawns argv (mount_ns)
     # With read-only binds, mpiexec and every rank run without CAP_SYS_ADMIN and CAP_SYS_PTRACE: the spawning
     # thread drops them from its bounding and inheritable sets first (mount_ns.drop_job_capabilities), so no process
     # of the job, root or not, can get them back to remount an input writable (and write through to the datastore)
     # or reach the driver's writable view through /proc/<pid>/root.
     drop_capabilities: bool = False
+    job_env: Mapping[str, str] = attrs.field(factory=dict, converter=_frozen)  # what every rank sees (its own aside)
 
 
 def drops_capabilities(mounts) -> bool:
@@ -153,9 +183,9 @@ def close_inherited_fds(shell: str) -> str:
     return "exec 3>&- 4>&- 5>&- 6>&- 7>&- 8>&- 9>&-"
 
 
-def mpiexec_argv(launcher: Launcher, world_size: int, rank_script: str, *, is_root: bool, cores: int,
-                 shell: str = "/bin/sh") -> list[str]:
-    """The launcher command line; flags depend on the flavour, so detect it first."""
+def mpiexec_argv(launcher: Launcher, world_size: int, rank_command, *, is_root: bool, cores: int) -> list[str]:
+    """The launcher command line running ``rank_command`` per rank; flags depend on the flavour, so detect it
+    first."""
     argv = [launcher.path]
     if launcher.flavour in ("mpich", "intel"):
         # fork: every rank is on this machine, never ssh (also ignores a SLURM/PBS allocation around us).
@@ -169,7 +199,7 @@ def mpiexec_argv(launcher: Launcher, world_size: int, rank_script: str, *, is_ro
             argv.append("--allow-run-as-root")  # Open MPI refuses root otherwise; MPICH does not care
         if world_size > cores:
             argv.append("--oversubscribe")  # Open MPI refuses more ranks than cores otherwise
-    argv += ["-n", str(world_size), shell, rank_script]
+    argv += ["-n", str(world_size), *rank_command]
     return argv
 
 
@@ -192,6 +222,16 @@ def rank_variable(flavour: str) -> str:
 def log_name(rank: int, world_size: int) -> str:
     """Azure's layout: std_log.txt for a single process, std_log_process_<rank>.txt otherwise."""
     return "std_log.txt" if world_size == 1 else f"std_log_process_{rank}.txt"
+
+
+def launcher_environment(spec: JobSpec, ctx: LaunchContext) -> dict[str, str]:
+    """mpiexec's environment, known before the run is prepared: the driver's, the job's own variables (which may
+    configure the launcher too: OMPI_MCA_*, HYDRA_*), and the marker by which every process of the job is found.
+    The rest of job_environment reaches the ranks through their plan."""
+    env = {k: v for k, v in ctx.base_env.items() if not k.startswith(_LAUNCHER_OWNED)}
+    env.update(spec.environment_variables)
+    env[marker(ctx.run_id)[0]] = ctx.run_id
+    return env
 
 
 def job_environment(spec: JobSpec, ctx: LaunchContext) -> dict[str, str]:
@@ -299,8 +339,26 @@ def rank_argv(spec: JobSpec, environ: Mapping[str, str], ctx: LaunchContext) -> 
     return argv
 
 
-def plan_launch(spec: JobSpec, ctx: LaunchContext) -> LaunchPlan:
-    """The complete, deterministic launch of ``spec`` in ``ctx``."""
+def plan_launcher(spec: JobSpec, ctx: LaunchContext) -> LauncherPlan:
+    """mpiexec's command line and environment, and rank.sh's gate for the shell: what the launch needs of ``ctx``
+    is known before the run is prepared (its run folder, driver, launcher and the driver's environment)."""
+    world = spec.distribution.world_size
+    if ctx.rank_exec:
+        command = (ctx.rank_exec, f"{ctx.run_dir}/{RANK_PLAN_NAME}", str(ctx.driver_pid))
+        entry_path = entry_script = ""
+    else:
+        shell = rank_shell()
+        entry_path = f"{ctx.run_dir}/{RANK_SCRIPT_NAME}"
+        entry_script = render_rank_entry(ctx, shell)
+        command = (shell, entry_path)
+    argv = mpiexec_argv(ctx.launcher, world, command, is_root=ctx.is_root, cores=ctx.cores)
+    return LauncherPlan(argv=tuple(argv), env=launcher_environment(spec, ctx), rank_command=command,
+                        entry_path=entry_path, entry_script=entry_script)
+
+
+def plan_ranks(spec: JobSpec, ctx: LaunchContext, launcher_env: Mapping[str, str]) -> RanksPlan:
+    """Every rank's variables, argv and log, as rank.plan (rank_exec) or rank.body (the shell): the job's variables
+    that mpiexec's environment (``launcher_env``) lacks or has otherwise, then each rank's own."""
     dist = spec.distribution
     env = job_environment(spec, ctx)
     ranks = []
@@ -310,28 +368,39 @@ def plan_launch(spec: JobSpec, ctx: LaunchContext) -> LaunchPlan:
             rank=rank, node_rank=int(own["NODE_RANK"]), local_rank=int(own["LOCAL_RANK"]), env=own,
             argv=tuple(rank_argv(spec, {**env, **own}, ctx)),
             log_file=f"{ctx.user_logs}/{log_name(rank, dist.world_size)}"))
+    # What the job's environment drops of the launcher's could not be taken back per rank; by construction it
+    # drops nothing (launcher_environment is a part of job_environment).
+    assert set(launcher_env) <= set(env), sorted(set(launcher_env) - set(env))
+    job_vars = {k: v for k, v in env.items() if launcher_env.get(k) != v}
     if ctx.rank_exec:
-        program, script_path = ctx.rank_exec, f"{ctx.run_dir}/{RANK_PLAN_NAME}"
-        script = render_rank_plan(ranks, ctx.launcher.flavour, ctx)
-    else:
-        program, script_path = rank_shell(), f"{ctx.run_dir}/{RANK_SCRIPT_NAME}"
-        script = render_rank_script(ranks, ctx.launcher.flavour, ctx, program)
-    argv = mpiexec_argv(ctx.launcher, dist.world_size, script_path, is_root=ctx.is_root, cores=ctx.cores,
-                        shell=program)
+        return RanksPlan(ranks=tuple(ranks), script=render_rank_plan(ranks, ctx.launcher.flavour, ctx, job_vars),
+                         script_path=f"{ctx.run_dir}/{RANK_PLAN_NAME}", job_env=env)
+    return RanksPlan(ranks=tuple(ranks), script=render_rank_script(ranks, ctx.launcher.flavour, ctx, rank_shell(),
+                                                                   job_vars),
+                     script_path=f"{ctx.run_dir}/{RANK_BODY_NAME}", job_env=env)
+
+
+def plan_launch(spec: JobSpec, ctx: LaunchContext) -> LaunchPlan:
+    """The complete, deterministic launch of ``spec`` in ``ctx``: both parts at once."""
+    launcher = plan_launcher(spec, ctx)
+    ranks = plan_ranks(spec, ctx, launcher.env)
     # mpiexec and every rank live in a private mount namespace where the inputs are read-only binds.
-    return LaunchPlan(argv=tuple(argv), env=env, ranks=tuple(ranks), script=script, script_path=script_path,
-                      mounts=tuple(ctx.mounts), drop_capabilities=drops_capabilities(ctx.mounts))
+    return LaunchPlan(argv=launcher.argv, env=launcher.env, ranks=ranks.ranks, script=ranks.script,
+                      script_path=ranks.script_path, rank_command=launcher.rank_command,
+                      entry_path=launcher.entry_path, entry_script=launcher.entry_script, mounts=tuple(ctx.mounts),
+                      drop_capabilities=drops_capabilities(ctx.mounts), job_env=ranks.job_env)
 
 
 def render_gate(ctx: LaunchContext, shell: str) -> list[str]:
     """Shell lines that hold a rank until the driver opens the run's gate (``ready`` appears in the run folder).
 
-    mpiexec starts as soon as the plan and rank.sh are written: the snapshot copy and the rest of the run's
+    mpiexec starts before the run is prepared: the snapshot copy, the ranks' plan and the rest of the run's
     preparation happen while it starts its proxy and the ranks' shells (about 6 ms), and where the launcher could
     not be started inside the job's cgroup, while the driver moves it in (the kernel's first move waits for an RCU
     grace period, 6-13 ms). The driver then makes ``ready`` and writes a line per rank into the run's ``gate``
     FIFO, which wakes the waiting shells (builtins only; dash's read has no timeout, so it polls). A rank whose
-    driver is gone gives up: nothing of the user's starts in a run that was never prepared.
+    driver is gone gives up: nothing of the user's starts in a run that was never prepared (whose log folder does
+    not exist yet: the message goes to the launcher's log).
     """
     q = shlex.quote
     if shell.endswith("bash"):  # the FIFO is opened read-write, so open never blocks and read never sees EOF
@@ -341,9 +410,22 @@ def render_gate(ctx: LaunchContext, shell: str) -> list[str]:
     lines = [f"until [ -e {q(ctx.run_dir + '/' + READY_NAME)} ]; do", f"  {wait}"]
     if ctx.driver_pid:
         lines += [f"  kill -0 {ctx.driver_pid} 2>/dev/null || {{ echo \"acpt-estimator: rank $r: its driver ended "
-                  f"before the run was prepared, so its command was not started\" >>\"$log\"; "
-                  f"exit {EXIT_NO_DRIVER}; }}"]
+                  f"before the run was prepared, so its command was not started\" >&2; exit {EXIT_NO_DRIVER}; }}"]
     return lines + ["done"]
+
+
+def render_rank_entry(ctx: LaunchContext, shell: str) -> str:
+    """rank.sh: what mpiexec runs per rank through the shell, written before it starts: wait at the gate, then
+    source rank.body (render_rank_script), written meanwhile."""
+    return "\n".join([
+        "#!/bin/sh",
+        f"# Rank launcher of local run {ctx.run_id}, written by acpt-estimator (backends/local/launch.py).",
+        "# Waits at the run's gate until the driver has prepared the run, then runs rank.body.",
+        f"r={rank_variable(ctx.launcher.flavour)}",
+        *render_gate(ctx, shell),
+        f". {shlex.quote(ctx.run_dir + '/' + RANK_BODY_NAME)}",
+        "",
+    ])
 
 
 def render_cgroup_check(cgroup: str, ctx: LaunchContext) -> list[str]:
@@ -363,17 +445,19 @@ def render_cgroup_check(cgroup: str, ctx: LaunchContext) -> list[str]:
     ]
 
 
-def render_rank_script(ranks, flavour: str, ctx: LaunchContext, shell: str = "/bin/sh") -> str:
-    """POSIX sh run once per rank. Every value is pre-expanded and single-quoted: the shell only dispatches."""
+def render_rank_script(ranks, flavour: str, ctx: LaunchContext, shell: str = "/bin/sh", job_vars=None) -> str:
+    """rank.body, which rank.sh sources once the gate opens. Every value is pre-expanded and single-quoted: the
+    shell only dispatches. ``job_vars``: what every rank exports (the job's variables mpiexec's environment lacks)."""
     q = shlex.quote
     lines = [
-        "#!/bin/sh",
-        f"# Rank launcher of local run {ctx.run_id}, written by acpt-estimator (backends/local/launch.py).",
+        f"# Ranks of local run {ctx.run_id}, written by acpt-estimator (backends/local/launch.py), sourced by rank.sh.",
         "# Picks this rank's variables and argv, runs it with stdout+stderr in user_logs/, then leaves",
         "# status/rank_<rank>_exit_<code> so the supervisor learns which rank failed first.",
         f"r={rank_variable(flavour)}",
-        'case "$r" in',
     ]
+    if job_vars:
+        lines.append("export " + " ".join(f"{k}={q(v)}" for k, v in job_vars.items()))
+    lines.append('case "$r" in')
     for plan in ranks:
         exports = " ".join(f"{k}={q(v)}" for k, v in plan.env.items())
         lines += [
@@ -386,7 +470,6 @@ def render_rank_script(ranks, flavour: str, ctx: LaunchContext, shell: str = "/b
         '*) echo "acpt-estimator: no MPI rank in this process (rank=\'$r\'); was rank.sh started by mpiexec?" >&2',
         f"   exit {EXIT_NO_RANK} ;;",
         "esac",
-        *render_gate(ctx, shell),
         *(render_cgroup_check(ctx.cgroup, ctx) if ctx.cgroup else ()),
         f"cd {q(ctx.workdir)} || exit {EXIT_NO_WORKDIR}",
         close_inherited_fds(shell),
@@ -407,13 +490,12 @@ def gate_lines_only(ctx: LaunchContext, world_size: int) -> bool:
     return bool(ctx.rank_exec) and world_size <= GATE_LINES_MAX
 
 
-def render_rank_plan(ranks, flavour: str, ctx: LaunchContext) -> bytes:
-    """rank.plan for rank_exec.c: rank.sh's content as NUL-terminated fields (its header comment gives the order).
+def render_rank_plan(ranks, flavour: str, ctx: LaunchContext, job_vars=None) -> bytes:
+    """rank.plan for rank_exec.c: rank.body's content as NUL-terminated fields (its header comment gives the order).
     Nothing is quoted or expanded: every value reaches the rank as it is here."""
-    ready = "" if gate_lines_only(ctx, len(ranks)) else f"{ctx.run_dir}/{READY_NAME}"
-    fields = [RANK_PLAN_TAG, " ".join(rank_variables(flavour)), ready,
-              f"{ctx.run_dir}/{GATE_NAME}", str(ctx.driver_pid), ctx.cgroup, ctx.workdir, ctx.status_dir,
-              str(len(ranks))]
+    job_vars = job_vars or {}
+    fields = [RANK_PLAN_TAG, " ".join(rank_variables(flavour)), ctx.cgroup, ctx.workdir, ctx.status_dir,
+              str(len(job_vars)), *(f"{k}={v}" for k, v in job_vars.items()), str(len(ranks))]
     for plan in ranks:
         fields += [str(plan.rank), plan.log_file, str(len(plan.env)), *(f"{k}={v}" for k, v in plan.env.items()),
                    str(len(plan.argv)), *plan.argv]

@@ -96,13 +96,15 @@ def _make(libc, call: MountCall) -> None:
 
 
 @contextlib.contextmanager
-def entered(mounts):
-    """On the calling thread only: a new mount namespace with ``mounts`` made, for processes spawned in the block.
+def entered(mounts=(), *, namespace: bool | None = None):
+    """On the calling thread only: a new mount namespace (``namespace``; by default when there are ``mounts``) with
+    ``mounts`` made, for processes spawned in the block; bind() makes more there later in the block, which processes
+    spawned earlier see too (they share the namespace).
 
     The thread's own namespace and working directory are back when the block ends (or when a bind fails: then
     an ExperimentExecutionException names the bind and the reason, and nothing was started).
     """
-    if not mounts:
+    if not (mounts or namespace):
         yield
         return
     libc = _libc()
@@ -114,14 +116,9 @@ def entered(mounts):
             _new_namespace(libc)
             moved = True
             _make_private(libc)
-            for call in bind_calls(mounts):
-                _make(libc, call)
         except OSError as err:
-            raise ExperimentExecutionException(
-                f"The local run's read-only view could not be made ({err.strerror}), so nothing was started. Check "
-                "that the path exists and the driver can reach it; read-only views need root with CAP_SYS_ADMIN "
-                "(without it, inputs are read-only copies and the driver says the store is writable to jobs)."
-            ) from None
+            raise _refused(err) from None
+        bind(mounts)
         yield
     finally:
         try:
@@ -131,6 +128,26 @@ def entered(mounts):
         finally:
             os.close(own_namespace)
             os.close(own_cwd)
+
+
+def bind(mounts) -> None:
+    """Make ``mounts`` in the calling thread's mount namespace (inside an entered() block): an
+    ExperimentExecutionException names the first that fails and why."""
+    if not mounts:
+        return
+    libc = _libc()
+    try:
+        for call in bind_calls(mounts):
+            _make(libc, call)
+    except OSError as err:
+        raise _refused(err) from None
+
+
+def _refused(err: OSError) -> ExperimentExecutionException:
+    return ExperimentExecutionException(
+        f"The local run's read-only view could not be made ({err.strerror}), so nothing was started. Check "
+        "that the path exists and the driver can reach it; read-only views need root with CAP_SYS_ADMIN "
+        "(without it, inputs are read-only copies and the driver says the store is writable to jobs).")
 
 
 class _CapHeader(ctypes.Structure):

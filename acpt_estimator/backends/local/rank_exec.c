@@ -1,18 +1,21 @@
 /* One rank of a local job: what rank.sh does (launch.render_rank_script), without starting a shell.
  *
- * usage: acpt-rank PLAN_FILE        (mpiexec runs it once per rank)
+ * usage: acpt-rank PLAN_FILE DRIVER_PID        (mpiexec runs it once per rank)
  *
- * PLAN_FILE (written by launch.render_rank_plan, readable by this user only) is a sequence of NUL-terminated
- * strings: the format tag, the variables naming this process's rank (space-separated, first set wins), the ready
- * file ("" when the gate is opened by the FIFO's lines alone), the gate FIFO, the driver's pid, the job's cgroup as /proc/self/cgroup names it ("" when not tracked by
- * cgroup), the working directory, the status folder, the number of ranks; then per rank: its number, its log file,
- * the number of its variables, the variables (NAME=value), the number of its arguments, the arguments.
+ * mpiexec starts before the plan is written (job.start: the driver plans the run while mpiexec starts), so each rank
+ * first waits at the run's gate, beside PLAN_FILE: until the driver writes one line per rank into the "gate" FIFO
+ * (each rank takes one) or makes the "ready" file, giving up when the driver (DRIVER_PID) is gone. Only then is
+ * PLAN_FILE read (written by launch.render_rank_plan, readable by this user only): a sequence of NUL-terminated
+ * strings: the format tag, the variables naming this process's rank (space-separated, first set wins), the job's
+ * cgroup as /proc/self/cgroup names it ("" when not tracked by cgroup), the working directory, the status folder,
+ * the number of the job's variables, those variables (NAME=value), the number of ranks; then per rank: its number,
+ * its log file, the number of its variables, the variables, the number of its arguments, the arguments.
  *
- * As rank.sh: wait at the gate until the driver made the ready file (giving up when the driver is gone), refuse to
- * run outside the job's cgroup, enter the working directory, close inherited descriptors, run the command with
- * stdin from /dev/null and stdout+stderr appended to the log, then leave status/rank_<rank>_exit_<code> and exit
- * with the command's code (128+N when killed by signal N; 127/126 when it could not be executed). Exit codes
- * 94-97 and their messages are rank.sh's. A shell costs about 1.5 ms more per rank to start (launch overhead).
+ * As rank.sh: refuse to run outside the job's cgroup, enter the working directory, set the job's and the rank's
+ * variables, close inherited descriptors, run the command with stdin from /dev/null and stdout+stderr appended to
+ * the log, then leave status/rank_<rank>_exit_<code> and exit with the command's code (128+N when killed by signal N;
+ * 127/126 when it could not be executed). Exit codes 94-97 and their messages are rank.sh's. A shell costs about
+ * 1.5 ms more per rank to start (launch overhead).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -28,7 +31,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define TAG "acpt-rank-plan-1"
+#define TAG "acpt-rank-plan-2"
 enum { EXIT_NO_DRIVER = 94, EXIT_UNTRACKED = 95, EXIT_NO_WORKDIR = 96, EXIT_NO_RANK = 97 };
 
 static char **fields;
@@ -104,26 +107,46 @@ static void mark_exit(const char *status_dir, const char *rank, int code) {
     if (fd >= 0) close(fd);
 }
 
-/* Until the gate opens: the ready file exists, or (with no ready file in the plan) this rank has taken one of the
- * lines the driver writes into the gate FIFO, one per rank. Waits at most 50 ms at a time, then checks the driver. */
-static void wait_at_gate(const char *ready, const char *gate, long driver, const char *rank, const char *log) {
+/* The rank's number as the launcher set it, before the plan (which names the flavour's variables) is read. */
+static const char *launcher_rank(void) {
+    static const char *names[] = {"PMI_RANK", "PMI_ID", "OMPI_COMM_WORLD_RANK"};
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+        const char *value = getenv(names[i]);
+        if (value && *value) return value;
+    }
+    return "?";
+}
+
+/* Until the gate beside the plan opens: this rank has taken one of the lines the driver writes into the gate FIFO,
+ * one per rank, or the ready file exists (a job with more ranks than the FIFO holds lines). Waits at most 50 ms at
+ * a time, then checks the driver: nothing of the user's starts in a run that was never prepared. */
+static void wait_at_gate(const char *plan, long driver) {
+    char folder[PATH_MAX - 8], gate[PATH_MAX], ready[PATH_MAX];
+    const char *slash = strrchr(plan, '/');
+    if (strlen(plan) >= sizeof folder) {
+        fprintf(stderr, "acpt-estimator: the rank plan's path is too long: %s\n", plan);
+        exit(EXIT_NO_RANK);
+    }
+    if (slash) snprintf(folder, sizeof folder, "%.*s", (int)(slash - plan), plan);
+    else snprintf(folder, sizeof folder, ".");
+    snprintf(gate, sizeof gate, "%s/gate", folder);
+    snprintf(ready, sizeof ready, "%s/ready", folder);
     int fifo = -1;
-    while (!*ready || access(ready, F_OK) != 0) {
+    while (access(ready, F_OK) != 0) {
         if (fifo < 0) fifo = open(gate, O_RDWR | O_NONBLOCK | O_CLOEXEC);  /* read-write: never EOF, never blocks */
         if (fifo >= 0) {
             struct pollfd wake = {.fd = fifo, .events = POLLIN};
             if (poll(&wake, 1, 50) > 0) {
                 char byte;
-                if (read(fifo, &byte, 1) == 1 && !*ready) break;  /* the driver's lines are single newlines */
+                if (read(fifo, &byte, 1) == 1) break;  /* the driver's lines are single newlines */
             }
         } else {
             usleep(10000);
         }
         if (driver > 0 && kill((pid_t)driver, 0) != 0) {
-            char text[256];
-            snprintf(text, sizeof text, "acpt-estimator: rank %s: its driver ended before the run was prepared, so "
-                     "its command was not started\n", rank);
-            append_line(log, text);
+            /* No log folder yet (the run was never prepared): the launcher's log (stderr) has it. */
+            fprintf(stderr, "acpt-estimator: rank %s: its driver ended before the run was prepared, so its command "
+                    "was not started\n", launcher_rank());
             exit(EXIT_NO_DRIVER);
         }
     }
@@ -192,10 +215,13 @@ static int run(char **argv, const char *log) {
 }
 
 int main(int argc, char **argv) {
-    if (argc != 2) {
-        fprintf(stderr, "usage: %s PLAN_FILE\n", argv[0]);
+    char *end = NULL;
+    long driver = argc == 3 ? strtol(argv[2], &end, 10) : 0;
+    if (argc != 3 || *argv[2] == '\0' || *end != '\0') {
+        fprintf(stderr, "usage: %s PLAN_FILE DRIVER_PID\n", argv[0]);
         return EXIT_NO_RANK;
     }
+    wait_at_gate(argv[1], driver);
     read_plan(argv[1]);
     char *names = strdup(field());
     const char *rank = "";
@@ -206,9 +232,9 @@ int main(int argc, char **argv) {
             break;
         }
     }
-    const char *ready = field(), *gate = field();
-    long driver = number();
     const char *cgroup = field(), *workdir = field(), *status_dir = field();
+    long job_variables = number();
+    for (long k = 0; k < job_variables; k++) putenv((char *)field());
     long world = number();
     for (long i = 0; i < world; i++) {
         const char *this_rank = field(), *log = field();
@@ -226,7 +252,6 @@ int main(int argc, char **argv) {
         char **command = calloc((size_t)count + 1, sizeof *command);
         for (long k = 0; command && k < count; k++) command[k] = (char *)field();
         if (!command || count < 1) return EXIT_NO_RANK;
-        wait_at_gate(ready, gate, driver, rank, log);
         if (*cgroup) check_cgroup(cgroup, rank, log, status_dir);
         if (chdir(workdir) != 0) {
             fprintf(stderr, "acpt-estimator: cd %s: %s\n", workdir, strerror(errno));

@@ -77,7 +77,9 @@ class Supervisor:
         self.run_id, self.status_dir, self.cancel_flag, self.launcher_log = run_id, status_dir, cancel_flag, launcher_log
         self.world_size, self.max_seconds, self.grace = world_size, max_seconds, grace
         self.tracker = None  # procs.new_tracker() (set by launch): how every process of the job is found
-        self._namespace = None  # (mounts, drop_capabilities): made by the watcher thread ahead of the launch (prepare)
+        self._namespace = None  # whether mpiexec starts in a mount namespace of the job's own (prepare)
+        self._binds = None  # its binds (bind()), made once mpiexec runs there; None: the launch is abandoned
+        self._binds_given = threading.Event()
         self._preparing = threading.Event()  # set by prepare() or launch(): the watcher begins
         self._request = None  # (argv, env): for the watcher thread, which starts mpiexec
         self._on_tracked = None  # called on the watcher thread once the tracker holds the launcher (launch)
@@ -108,13 +110,21 @@ class Supervisor:
         self._thread.start()
 
     # ---- control, from any thread (and from signal handlers) -----------------------------------------
-    def prepare(self, mounts=(), drop_capabilities=False) -> None:
-        """Have the watcher thread make the job's mount namespace now, while the caller still plans the launch
-        (launch() spawns mpiexec there). ``mounts``: its binds (mount_ns). ``drop_capabilities``: mpiexec and all it
-        starts run without CAP_SYS_ADMIN and CAP_SYS_PTRACE; the watcher thread drops them from its own bounding set
-        for that, which is why it serves one job and starts nothing else."""
-        self._namespace = (tuple(mounts), drop_capabilities)
+    def prepare(self, namespace: bool = False) -> None:
+        """Have the watcher thread get ready now, while the caller still plans the launch. ``namespace``: mpiexec
+        starts in a mount namespace of the job's own, whose binds (mount_ns) bind() hands over later, and runs with
+        all it starts without CAP_SYS_ADMIN and CAP_SYS_PTRACE; the watcher thread drops them from its own bounding
+        set for that, which is why it serves one job and starts nothing else."""
+        self._namespace = namespace
         self._preparing.set()
+
+    def bind(self, mounts) -> None:
+        """The binds of the job's namespace (prepare(namespace=True)). mpiexec may run there already: they are made
+        on the watcher thread, which counts the launcher as tracked (on_tracked, so the gate opens) only after; a
+        bind that fails ends the launch (launch() raises why). Nothing of the user's runs before: the ranks wait at
+        the gate, and each enters its working directory by its path once through it."""
+        self._binds = tuple(mounts)
+        self._binds_given.set()
 
     def launch(self, argv, env, tracker, meanwhile=None, on_tracked=None) -> None:
         """Start mpiexec (from the watcher thread, in the namespace prepare() asked for); raises if it could not be
@@ -131,6 +141,8 @@ class Supervisor:
             if meanwhile is not None and self._spawn_error is None:
                 meanwhile()
         finally:
+            if not self._binds_given.is_set():  # ``meanwhile`` failed before its binds: the gate never opens
+                self._binds_given.set()
             self._spawn_done.wait()
         if self._spawn_error is not None:
             raise self._spawn_error
@@ -138,10 +150,10 @@ class Supervisor:
     def _spawn(self) -> None:
         """Runs on the watcher thread: the parent-death signal fires when the thread that started a process
         ends, and this thread lives exactly as long as the job is supervised."""
-        mounts, drop_capabilities = self._namespace or ((), False)
+        namespace, tracked = bool(self._namespace), False
         try:
-            with mount_ns.entered(mounts):
-                if drop_capabilities:
+            with mount_ns.entered(namespace=namespace):
+                if namespace:
                     mount_ns.drop_job_capabilities()
                 self._spawned.wait()  # the namespace is made while the caller plans; now the launch itself
                 if self._request is None:  # abandoned
@@ -149,21 +161,35 @@ class Supervisor:
                 argv, env = self._request
                 self.process = _Process(self.tracker.launch_prefix() + list(argv), env, self.launcher_log,
                                         cgroup_dir=self.tracker.birth_cgroup(), on_spawned=self._spawn_begun.set)
-            try:
-                self.tracker.started(self.process.pid, born_inside=self.process.born_inside)
-                if self._on_tracked is not None:
-                    self._on_tracked()
-            except BaseException:  # untracked, the job could outlive us: it must not run at all
-                self.process.send_signal(signal.SIGKILL)
-                self.process.wait()
-                self.process = None
-                raise
-            self.started = time.time()
+                self.started = time.time()
+                try:
+                    self.tracker.started(self.process.pid, born_inside=self.process.born_inside)
+                    tracked = True
+                    if namespace:
+                        self._binds_given.wait()
+                        if self._binds is None:  # the caller's planning failed: it ends the job (job._discard)
+                            return
+                        mount_ns.bind(self._binds)
+                    if self._on_tracked is not None:
+                        self._on_tracked()
+                except BaseException:  # untracked, or without its view: the job must not run at all
+                    self._abort_launch(tracked)
+                    raise
         except BaseException as err:  # noqa: BLE001 - handed to launch(), in the submitting thread
             self._spawn_error = err
         finally:
             self._spawn_begun.set()
             self._spawn_done.set()
+
+    def _abort_launch(self, tracked: bool) -> None:
+        """End a launch whose ranks are still held at the gate: every process of the job where it is tracked (its
+        proxies and ranks too), else mpiexec."""
+        if tracked:
+            with contextlib.suppress(Exception):
+                self.tracker.end(grace=0.5)
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait()
+        self.process = None
 
     def watch_exits(self) -> None:
         """The status folder exists now: wake the watcher at each rank's exit marker, not at its next poll (a
