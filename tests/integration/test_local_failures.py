@@ -236,6 +236,30 @@ def test_a_snapshot_refused_while_the_launcher_starts_leaves_nothing(job, tmp_pa
     assert not runs.exists() or os.listdir(runs) == []
 
 
+def test_a_view_that_cannot_be_made_once_the_launcher_runs_ends_it_and_leaves_nothing(job, tmp_path, monkeypatch):
+    """The job's binds are made in its namespace once mpiexec runs there (Supervisor.bind), before the gate opens: one
+    that fails ends the held job with the bind's reason, and neither a process nor a run folder is left."""
+    from acpt_estimator.backends.local import job as local_job
+    from acpt_estimator.backends.local.inputs import Mount
+    from acpt_estimator.backends.local.launch import marker
+    from acpt_estimator.exceptions import ExperimentExecutionException
+
+    if not local_job._store_view_applies(str(tmp_path / "store")):
+        pytest.skip("needs root with CAP_SYS_ADMIN (the read-only store view)")
+    launched = []
+    launch_first = local_job._launch_first
+    monkeypatch.setattr(local_job, "_launch_first", lambda job_, *a: launched.append(job_) or launch_first(job_, *a))
+    missing = tmp_path / "gone"
+    monkeypatch.setattr(local_job, "_store_view_mounts", lambda *a: (Mount(str(missing), str(tmp_path / "src")),))
+    with pytest.raises(ExperimentExecutionException, match=f"read-only view could not be made.*{missing}"):
+        job()
+    (held,) = launched
+    assert held.supervisor.process is None  # ended and reaped by the watcher
+    assert pids_with_env(*marker(held.record["runId"])) == []
+    runs = tmp_path / "store" / "runs"
+    assert not runs.exists() or os.listdir(runs) == []
+
+
 def test_a_run_whose_preparation_fails_after_the_launcher_started_leaves_nothing(job, tmp_path, monkeypatch):
     """The snapshot is copied while mpiexec starts, its ranks held at the gate: when that copy fails (here: made to
     fail), the held job is ended, nothing of the user's ran, and neither a run folder nor a process is left."""
