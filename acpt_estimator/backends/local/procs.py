@@ -13,13 +13,14 @@ PR_SET_CHILD_SUBREAPER = 36
 TRACKING_VAR = "ACPT_ESTIMATOR_PROCESS_TRACKING"  # "subreaper" forces the fallback (tests, odd kernels)
 
 
-def pids_with_env(name: str, value: str) -> list[int]:
+def pids_with_env(name: str, value: str, candidates=None) -> list[int]:
     """Pids (other than this process) whose initial environment holds ``name=value``: the job's marker, which
-    the subreaper fallback and a reopened run use too (a process may shed it; a cgroup it cannot)."""
+    the subreaper fallback and a reopened run use too (a process may shed it; a cgroup it cannot). ``candidates``:
+    the pids worth reading (default: every process)."""
     needle = f"{name}={value}".encode()
     me = os.getpid()
     found = []
-    for entry in os.listdir("/proc"):
+    for entry in os.listdir("/proc") if candidates is None else map(str, candidates):
         if not entry.isdigit() or int(entry) == me:
             continue
         # os.open/os.read rather than open(): cheaper per process, and /proc holds many.
@@ -200,7 +201,10 @@ class SubreaperTracker:
                 continue
             found.add(pid)
             stack += children.get(pid, [])
-        found |= set(pids_with_env(*self.marker))
+        # The marker is in a process's initial environment: only processes started since the launcher can hold it.
+        since = self.since
+        found |= set(pids_with_env(*self.marker, candidates=[
+            pid for pid, (_, _, started, _) in table.items() if since is None or started >= since]))
         live = []
         for pid in found:
             if table.get(pid, (0, 0, 0, b"Z"))[3] in (b"Z", b"X"):
