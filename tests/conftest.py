@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import shutil
 import tempfile
 
@@ -16,15 +15,10 @@ def session_temporary_folder(tmp_path_factory):
     removed after the session. A short one: AF_UNIX socket paths made below it must stay under 108 bytes."""
     tmp_path_factory.getbasetemp()  # pytest's own folders stay where they are (it keeps the last three)
     folder = tempfile.mkdtemp(prefix="acpt-tests-")
-    saved = os.environ.get("TMPDIR")
-    os.environ["TMPDIR"] = folder
-    tempfile.tempdir = folder  # gettempdir() caches its answer
     try:
-        yield folder
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setenv("TMPDIR", folder)
+            patch.setattr(tempfile, "tempdir", folder)  # gettempdir() caches its answer
+            yield folder
     finally:
-        if saved is None:
-            os.environ.pop("TMPDIR", None)
-        else:
-            os.environ["TMPDIR"] = saved
-        tempfile.tempdir = None
         shutil.rmtree(folder, ignore_errors=True)

@@ -43,7 +43,6 @@ class LocalJob:
     def __init__(self, paths: RunPaths, record: dict, max_seconds, tracker):
         self.paths, self.record = paths, record
         self.launcher = None  # launch.LauncherPlan: what mpiexec starts with (_launch_first)
-        self.plan = None  # launch.RanksPlan: what the ranks run once through the gate (_plan)
         self.mlflow_run = None  # MLflow's id, for jobs using MLflow (_plan)
         self.gate: Gate | None = None  # where the ranks wait until the run is prepared and tracked (_launch_first)
         self.view = False  # the job sees the store read-only (store_view), and ...
@@ -332,10 +331,10 @@ def _plan(job: LocalJob, spec, ctx: LaunchContext, input_mounts, now, files) -> 
         base_env={**os.environ, **store_view.grant_env(paths.root, store_home)} if job.view else os.environ,
         mlflow_tracking_uri=mlflow_sqlite.tracking_uri(store_home), mlflow_run_id=job.mlflow_run or "",
         rendezvous_port=_free_port() if needs_job_runtime(spec) else 0)
-    job.plan = plan_ranks(spec, ctx, job.launcher.env)
+    ranks = plan_ranks(spec, ctx, job.launcher.env)
     # rank.plan (or rank.body) holds the arguments with $VARs expanded (secrets included): only this user may read
     # it, and finalize() removes it.
-    _write_private(job.plan.script_path, job.plan.script)
+    _write_private(ranks.script_path, ranks.script)
     record["runDefinition"]["launcher"] = {
         "path": ctx.launcher.path, "flavour": ctx.launcher.flavour, "version": ctx.launcher.version,
         "argv": list(job.launcher.argv),

@@ -7,7 +7,7 @@ import threading
 
 from . import cgroup_spawn, rank_exec
 from .cgroup import CgroupTracker, job_cgroups_usable, setpriv
-from .signals import proc_stat, start_time, terminate
+from .signals import proc_stat, read_proc, start_time, terminate
 
 PR_SET_CHILD_SUBREAPER = 36
 TRACKING_VAR = "ACPT_ESTIMATOR_PROCESS_TRACKING"  # "subreaper" forces the fallback (tests, odd kernels)
@@ -23,24 +23,8 @@ def pids_with_env(name: str, value: str, candidates=None) -> list[int]:
     for entry in os.listdir("/proc") if candidates is None else map(str, candidates):
         if not entry.isdigit() or int(entry) == me:
             continue
-        # os.open/os.read rather than open(): cheaper per process, and /proc holds many.
-        try:
-            fd = os.open(f"/proc/{entry}/environ", os.O_RDONLY)
-        except OSError:  # gone, or not ours to read
-            continue
-        try:
-            chunks = []
-            while True:
-                chunk = os.read(fd, 65536)
-                if not chunk:
-                    break
-                chunks.append(chunk)
-        except OSError:
-            continue
-        finally:
-            os.close(fd)
-        environ = b"".join(chunks)
-        if needle in environ and needle in environ.split(b"\0") and not _is_zombie(entry):
+        environ = read_proc(f"/proc/{entry}/environ")
+        if environ is not None and needle in environ and needle in environ.split(b"\0") and not _is_zombie(entry):
             found.append(int(entry))
     return found
 

@@ -43,19 +43,29 @@ def start_time(pid: int) -> int | None:
     return None if info is None else info[2]
 
 
-def proc_stat(pid: int):
-    """(ppid, session id, start ticks, state) of ``pid`` from /proc, or None when it is gone."""
-    # os.open/os.read rather than open(): a subreaper-tracked job reads every process's stat as it ends, and this
-    # takes 0.7 ms where open() took 1.1 ms for 67 processes. One read: the kernel hands over the whole line.
+def read_proc(path: str) -> bytes | None:
+    """A /proc file's whole content, or None when it cannot be read (the process is gone, or not ours to read).
+    os.open/os.read rather than open(): a subreaper-tracked job reads every process's stat and environ as it ends,
+    and open() takes 1.1 ms where this takes 0.7 ms for the 67 processes' stat here."""
     try:
-        fd = os.open(f"/proc/{pid}/stat", os.O_RDONLY | os.O_CLOEXEC)
+        fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
     except OSError:
         return None
+    chunks = []
     try:
-        stat = os.read(fd, 4096)
+        while chunk := os.read(fd, 65536):
+            chunks.append(chunk)
     except OSError:
         return None
     finally:
         os.close(fd)
+    return b"".join(chunks)
+
+
+def proc_stat(pid: int):
+    """(ppid, session id, start ticks, state) of ``pid`` from /proc, or None when it is gone."""
+    stat = read_proc(f"/proc/{pid}/stat")
+    if stat is None:
+        return None
     fields = stat[stat.rfind(b")") + 2:].split()
     return int(fields[1]), int(fields[3]), int(fields[19]), fields[0]
