@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from acpt_estimator.backends.local import cgroup_spawn
+from acpt_estimator.backends.local import cgroup_spawn, mount_ns
 from acpt_estimator.backends.local.cgroup import job_cgroups_usable
+from acpt_estimator.backends.local.inputs import Mount
 
 pytestmark = [pytest.mark.integration,
               pytest.mark.skipif(job_cgroups_usable() is None, reason="needs a writable cgroup v2 hierarchy"),
@@ -36,6 +39,12 @@ def group():
     os.mkdir(path)
     yield path
     os.rmdir(path)
+
+
+def _on_a_thread(work):
+    """``work()`` on a thread of its own (joining a namespace changes the calling thread for good)."""
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(work).result()
 
 
 def _own_name(folder: str) -> str:
@@ -104,3 +113,64 @@ def test_a_helper_others_could_have_written_is_not_run(helper):
         assert rebuilt == helper and os.stat(helper).st_mode & 0o777 == 0o755
     finally:
         os.chmod(helper, 0o755)
+
+
+def _capabilities(text: str) -> dict:
+    return {line.split(":")[0]: int(line.split()[1], 16) for line in text.splitlines() if line.startswith("Cap")}
+
+
+@pytest.mark.skipif(not mount_ns.available(), reason="needs root with CAP_SYS_ADMIN (mount namespaces)")
+def test_with_the_job_namespace_the_command_gets_a_private_namespace_without_the_two_capabilities(
+        helper, group, tmp_path):
+    """What the watcher thread did on itself (mount_ns.entered, drop_job_capabilities), done by the helper; the
+    driver joins that namespace by the command's pid to make the job's binds, and they stay in it."""
+    out, view, outside = tmp_path / "out.txt", tmp_path / "view", tmp_path / "outside"
+    view.mkdir()
+    outside.mkdir()
+    gate_r, gate_w = os.pipe()  # the command waits (on stdin) until the bind is made
+    actions = [(os.POSIX_SPAWN_DUP2, gate_r, 0),
+               (os.POSIX_SPAWN_OPEN, 1, str(out), os.O_WRONLY | os.O_CREAT, 0o600), (os.POSIX_SPAWN_DUP2, 1, 2)]
+    script = "read line; readlink /proc/self/ns/mnt; cat /proc/self/status; ls $0"
+    spawning = cgroup_spawn.start(helper, group, ["/bin/sh", "-c", script, str(view)], {}, actions,
+                                  job_namespace=True)
+    os.close(gate_r)
+    pid = spawning.finish()
+    assert pid is not None
+
+    def bind_in_its_namespace():
+        with mount_ns.joined(pid):
+            mount_ns.bind([Mount(str(outside), str(view), writable=False)])
+        return os.readlink("/proc/thread-self/ns/mnt")
+
+    (outside / "seen-through-the-bind").write_text("x")
+    thread_namespace = _on_a_thread(bind_in_its_namespace)
+    os.write(gate_w, b"go\n")
+    os.close(gate_w)
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+    lines = out.read_text().splitlines()
+    own_namespace = os.readlink("/proc/self/ns/mnt")
+    assert lines[0].startswith("mnt:[") and lines[0] != own_namespace  # a namespace of its own
+    assert thread_namespace == own_namespace  # the joining thread is back in the driver's
+    assert "seen-through-the-bind" in lines  # the bind made by pid reached the command
+    assert os.listdir(view) == []  # and only there: the driver's view of the folder is untouched
+    caps = _capabilities("\n".join(lines))
+    admin_and_ptrace = (1 << mount_ns.CAP_SYS_ADMIN) | (1 << mount_ns.CAP_SYS_PTRACE)
+    for key in ("CapBnd", "CapInh", "CapPrm", "CapEff"):
+        assert caps[key] & admin_and_ptrace == 0, key
+    assert caps["CapPrm"] != 0  # root's other capabilities stay
+
+
+def test_a_namespace_the_helper_could_not_make_is_reported_as_such(tmp_path):
+    """The helper's report "error <step> <errno>" (a driver without CAP_SYS_ADMIN, say) is NamespaceRefused, which
+    the supervisor turns into the same refusal as a namespace its own thread could not make."""
+    report_r, report_w = os.pipe()
+    os.write(report_w, b"error unshare 1\n")
+    os.close(report_w)
+    process = subprocess.Popen(["/bin/true"])  # stands in for the helper, which has exited after reporting
+    with pytest.raises(cgroup_spawn.NamespaceRefused) as err:
+        cgroup_spawn.Spawning(process.pid, report_r, "/usr/bin/mpiexec").finish()
+    assert err.value.where == "unshare" and err.value.errno == 1
+    refusal = mount_ns.namespace_refused(err.value.where, err.value)
+    assert "read-only view could not be made (Operation not permitted)" in str(refusal)
+    assert "CAP_SETPCAP" in str(mount_ns.namespace_refused("capabilities", err.value))

@@ -9,7 +9,7 @@ import threading
 import pytest
 
 from acpt_estimator import Mpi, PyTorch
-from acpt_estimator.backends.local import cgroup, cgroup_spawn, procs, rank_exec
+from acpt_estimator.backends.local import cgroup, cgroup_spawn, mount_ns, procs, rank_exec
 from acpt_estimator.backends.local.cgroup import job_cgroups_usable
 from acpt_estimator.backends.local.procs import TRACKING_VAR
 from acpt_estimator.v1.core.experiment import Experiment
@@ -63,8 +63,8 @@ def test_mpiexec_and_every_rank_are_born_in_the_job_cgroup_with_the_exact_enviro
     else:
         monkeypatch.setenv(cgroup_spawn.DISABLE_VAR, "0")
     spawned = []
-    real_spawn = cgroup_spawn.spawn
-    monkeypatch.setattr(cgroup_spawn, "spawn", lambda *a: spawned.append(a[1]) or real_spawn(*a))
+    real_start = cgroup_spawn.start  # what both the submitting thread's launch and the watcher's call
+    monkeypatch.setattr(cgroup_spawn, "start", lambda *a, **k: spawned.append(a[1]) or real_start(*a, **k))
     monkeypatch.setenv("ACPT_TEST_ODD", ODD)
     monkeypatch.setenv("PMI_STALE", "from an outer MPI job")  # launcher-owned: must not reach the ranks
     (tmp_path / "src").mkdir()
@@ -88,6 +88,52 @@ def test_mpiexec_and_every_rank_are_born_in_the_job_cgroup_with_the_exact_enviro
     for name in ("rank.sh", "rank.plan"):
         assert not os.path.exists(os.path.join(run.path, name))  # they held the expanded arguments
     assert spawned == ([job_cgroup] if born_inside else [])
+
+
+@pytest.mark.skipif(job_cgroups_usable() is None, reason="needs a writable cgroup v2 hierarchy")
+def test_a_helper_that_fails_once_the_launch_began_hands_it_to_the_watcher_thread(tmp_path, monkeypatch):
+    """The submitting thread starts mpiexec through the helper; a kernel that refuses its clone3 (here: a birth
+    cgroup that is no cgroup) makes the watcher start it the usual way, moved in, with the job's view."""
+    monkeypatch.setenv("ACPT_ESTIMATOR_HOME", str(tmp_path / "store"))
+    monkeypatch.delenv(TRACKING_VAR, raising=False)
+    monkeypatch.delenv(cgroup_spawn.DISABLE_VAR, raising=False)
+    saved = dict(cgroup_spawn._state)
+    if cgroup_spawn.build() is None:
+        pytest.skip("no C compiler to build the helper with")
+    (tmp_path / "not-a-cgroup").mkdir()
+    monkeypatch.setattr(cgroup.CgroupTracker, "birth_cgroup", lambda self: str(tmp_path / "not-a-cgroup"))
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "job.py").write_text(JOB_WRITING_TO_THE_STORE)
+    try:
+        run = Experiment(Workspace._local(), "stub").submit(
+            PyTorch(str(tmp_path / "src"), entry_script="job.py", compute_target="local",
+                    distributed_training=Mpi(2)))
+        assert run.wait_for_completion()["status"] == "Completed"
+        assert cgroup_spawn.ready() is None  # found unusable at that launch
+    finally:
+        cgroup_spawn._state.clear()
+        cgroup_spawn._state.update(saved)
+    job_cgroup = run._record()["tracking"]["path"]
+    for rank in (0, 1):
+        with open(os.path.join(run.path, "files", "outputs", f"rank_{rank}.json"), encoding="utf-8") as handle:
+            seen = json.load(handle)
+        assert job_cgroup.endswith(seen["cgroup"])
+        assert seen["store_writable"] is not mount_ns.available()  # read-only where the machine offers views
+
+
+JOB_WRITING_TO_THE_STORE = """
+import json, os
+with open("/proc/self/cgroup") as handle:
+    group = next(line.strip()[3:] for line in handle if line.startswith("0::"))
+try:
+    open(os.path.join(os.environ["ACPT_ESTIMATOR_HOME"], "probe-" + os.environ["RANK"]), "w").close()
+    writable = True
+except OSError:
+    writable = False
+os.makedirs("outputs", exist_ok=True)
+with open(f"outputs/rank_{os.environ['RANK']}.json", "w") as handle:
+    json.dump({"cgroup": group, "store_writable": writable}, handle)
+"""
 
 
 @pytest.mark.skipif(job_cgroups_usable() is None, reason="needs a writable cgroup v2 hierarchy")

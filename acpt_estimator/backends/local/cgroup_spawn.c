@@ -1,21 +1,32 @@
 /* Starts a command inside a cgroup v2 from its first instruction: clone3(CLONE_INTO_CGROUP | CLONE_PARENT).
  *
- * usage: acpt-cgroup-spawn CGROUP_DIR COMMAND [ARG...]
+ * usage: acpt-cgroup-spawn [--job-namespace] CGROUP_DIR COMMAND [ARG...]
  *
  * Moving a running process into a cgroup waits for an RCU grace period in the kernel (6-13 ms here); a process
  * born inside waits for nothing. The command becomes a child of this helper's parent (CLONE_PARENT), in a new
  * session, with this helper's descriptors 0-2; descriptor 3 (close-on-exec) is where the helper reports
  * "<pid>\n" once the command has been executed, or "error <where> <errno>\n"; it then exits 0 (1 on a bad call).
  * The command gets this helper's environment. Built and used by acpt_estimator/backends/local/cgroup_spawn.py.
+ *
+ * --job-namespace: first enter a new mount namespace whose mounts do not propagate back (the driver later binds the
+ * job's views into it, joining it by the command's /proc/PID/ns/mnt), and drop CAP_SYS_ADMIN and CAP_SYS_PTRACE
+ * from the bounding and inheritable sets, so neither the command nor anything it starts can undo those binds or
+ * reach the driver's view through /proc (mount_ns.drop_job_capabilities is the same for a thread). Done here, the
+ * driver starts a job from the thread that submits it, without handing the launch to a thread of its own.
+ * A failure reports "error unshare|private|capabilities <errno>" and starts nothing.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/capability.h>
 #include <linux/sched.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -41,10 +52,38 @@ static int fail(const char *where, int code) {
     return 0;
 }
 
+static int step_failed(const char *where) {
+    fail(where, errno);
+    return -1;
+}
+
+/* The job's own mount namespace (private: nothing mounted in it reaches the machine's), then the capabilities to
+ * undo its read-only binds left out of everything this process executes. 0, or the failing step's report. */
+static int enter_job_namespace(void) {
+    if (unshare(CLONE_NEWNS) != 0) return step_failed("unshare");
+    if (mount("none", "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0) return step_failed("private");
+    static const int drops[] = {CAP_SYS_ADMIN, CAP_SYS_PTRACE};
+    struct __user_cap_header_struct header = {.version = _LINUX_CAPABILITY_VERSION_3, .pid = 0};
+    struct __user_cap_data_struct data[_LINUX_CAPABILITY_U32S_3];
+    for (size_t i = 0; i < sizeof drops / sizeof *drops; i++) {
+        if (prctl(PR_CAPBSET_DROP, drops[i], 0, 0, 0) != 0) return step_failed("capabilities");
+    }
+    if (syscall(SYS_capget, &header, data) != 0) return step_failed("capabilities");
+    for (size_t i = 0; i < sizeof drops / sizeof *drops; i++) {
+        data[drops[i] / 32].inheritable &= ~(1U << (drops[i] % 32));
+    }
+    if (syscall(SYS_capset, &header, data) != 0) return step_failed("capabilities");
+    return 0;
+}
+
 int main(int argc, char **argv) {
-    if (argc < 3) return 1;
     /* The report descriptor must not reach the command: the driver reads it until the helper has exited. */
     if (fcntl(3, F_SETFD, FD_CLOEXEC) != 0) return 1;
+    int job_namespace = argc > 1 && strcmp(argv[1], "--job-namespace") == 0;
+    argv += job_namespace;
+    argc -= job_namespace;
+    if (argc < 3) return 1;
+    if (job_namespace && enter_job_namespace() != 0) return 0;
     int group = open(argv[1], O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (group < 0) return fail("open", errno);
     int exec_pipe[2];  /* the child's execve errno, if it fails; EOF when it succeeds (close-on-exec) */

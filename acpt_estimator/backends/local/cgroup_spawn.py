@@ -30,36 +30,71 @@ def unusable(why: str) -> None:
     _HELPER.unusable()
 
 
-def spawn(helper: str, cgroup_dir: str, argv, env, file_actions, on_spawned=None) -> int | None:
-    """Start ``argv`` inside ``cgroup_dir`` in a new session, with ``file_actions`` for its descriptors 0-2; its pid
-    (a child of this process). None when the helper could not (then nothing was started: the caller spawns the
-    usual way). Raises OSError as posix_spawn would when the command itself cannot be executed. ``on_spawned`` is
-    called once the helper runs, before this waits (without the GIL) for its report."""
+class NamespaceRefused(OSError):
+    """The helper could not make the job's mount namespace (``where``: unshare, private or capabilities)."""
+
+    def __init__(self, where: str, code: int):
+        super().__init__(code, os.strerror(code))
+        self.where = where
+
+
+class Spawning:
+    """The helper started and starting the command: ``finish()`` waits (without the GIL) for its report."""
+
+    def __init__(self, helper_pid: int, report: int, command: str):
+        self.helper_pid, self._report, self._command = helper_pid, report, command
+
+    def finish(self) -> int | None:
+        """The command's pid (a child of this process); None when the helper could not start it here (then nothing
+        was started). Raises OSError as posix_spawn would when the command cannot be executed, NamespaceRefused
+        when the job's namespace could not be made."""
+        chunks = []
+        try:
+            while chunk := os.read(self._report, 256):
+                chunks.append(chunk)
+        finally:
+            os.close(self._report)
+            os.waitpid(self.helper_pid, 0)
+        words = b"".join(chunks).decode("ascii", "replace").split()
+        if len(words) == 1 and words[0].isdigit():
+            return int(words[0])
+        if len(words) == 4 and words[:2] == ["error", "exec"]:
+            os.waitpid(int(words[3]), 0)  # the command's process, which could not execute it: our child, reaped here
+            code = int(words[2])
+            raise OSError(code, os.strerror(code), self._command)
+        if len(words) == 3 and words[0] == "error" and words[1] in _NAMESPACE_STEPS and words[2].isdigit():
+            raise NamespaceRefused(words[1], int(words[2]))
+        unusable(" ".join(words) or "the helper reported nothing")
+        return None
+
+
+_NAMESPACE_STEPS = ("unshare", "private", "capabilities")
+
+
+def start(helper: str, cgroup_dir: str, argv, env, file_actions, job_namespace: bool = False) -> Spawning | None:
+    """Have the helper start ``argv`` inside ``cgroup_dir`` in a new session, with ``file_actions`` for its
+    descriptors 0-2 (and, with ``job_namespace``, in a mount namespace of its own without CAP_SYS_ADMIN and
+    CAP_SYS_PTRACE); None when the helper itself did not start (then the caller spawns the usual way)."""
     report_r, report_w = os.pipe()  # both close-on-exec; the helper gets the write end as its descriptor 3
+    flags = ["--job-namespace"] if job_namespace else []
     try:
-        helper_pid = os.posix_spawn(helper, [helper, cgroup_dir, *argv], env,
+        helper_pid = os.posix_spawn(helper, [helper, *flags, cgroup_dir, *argv], env,
                                     file_actions=[*file_actions, (os.POSIX_SPAWN_DUP2, report_w, 3)])
     except OSError as err:
         os.close(report_r)
-        os.close(report_w)
         unusable(f"the helper did not start: {err}")
         return None
-    os.close(report_w)
+    finally:
+        os.close(report_w)
+    return Spawning(helper_pid, report_r, argv[0])
+
+
+def spawn(helper: str, cgroup_dir: str, argv, env, file_actions, on_spawned=None) -> int | None:
+    """start() and finish() in one: the pid, or None (see both). ``on_spawned`` is called once the helper runs,
+    before this waits for its report."""
+    spawning = start(helper, cgroup_dir, argv, env, file_actions)
+    if spawning is None:
+        return None
     if on_spawned is not None:
         on_spawned()
-    chunks = []
-    try:
-        while chunk := os.read(report_r, 256):
-            chunks.append(chunk)
-    finally:
-        os.close(report_r)
-        os.waitpid(helper_pid, 0)
-    words = b"".join(chunks).decode("ascii", "replace").split()
-    if len(words) == 1 and words[0].isdigit():
-        return int(words[0])
-    if len(words) == 4 and words[:2] == ["error", "exec"]:
-        os.waitpid(int(words[3]), 0)  # the command's process, which could not execute it: our child, reaped here
-        code = int(words[2])
-        raise OSError(code, os.strerror(code), argv[0])
-    unusable(" ".join(words) or "the helper reported nothing")
-    return None
+    return spawning.finish()

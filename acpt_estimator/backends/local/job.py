@@ -297,7 +297,7 @@ def _launch_first(job: LocalJob, spec, launcher, input_paths, output_paths, bind
     job.view = _store_view_applies(paths.home)
     # The store view's binds (known once the snapshot says whether the job uses MLflow) and the inputs' are made in
     # the namespace by the watcher thread later (Supervisor.bind), still before the gate opens.
-    job.supervisor.prepare(namespace=job.view or binds_inputs)
+    job.supervisor.prepare(namespace=job.view or binds_inputs, tracker=job.tracker)
     ctx = LaunchContext(
         run_id=record["runId"], experiment_name=record["experimentName"], run_dir=paths.root, workdir=paths.snapshot,
         user_logs=paths.user_logs, status_dir=paths.status, store_home=paths.home, python=sys.executable,

@@ -20,7 +20,7 @@ import attrs
 
 from ...exceptions import ExperimentExecutionException
 
-CLONE_NEWNS = 0x00020000
+CLONE_NEWNS, CLONE_FS = 0x00020000, 0x00000200
 PR_CAPBSET_DROP = 24
 CAP_SYS_PTRACE, CAP_SYS_ADMIN = 19, 21
 _JOB_DROPS = (CAP_SYS_ADMIN, CAP_SYS_PTRACE)  # remounting an input writable; reaching the driver's view via /proc
@@ -130,6 +130,38 @@ def entered(mounts=(), *, namespace: bool | None = None):
             os.close(own_cwd)
 
 
+@contextlib.contextmanager
+def joined(pid: int):
+    """On the calling thread only: inside the mount namespace of process ``pid`` (one cgroup_spawn's helper made
+    for a job) for the block, to make its binds (bind()); back in its own namespace and working directory after.
+    The thread's root and working directory stay its own from then on (setns needs that): a thread serving one job.
+    """
+    libc = _libc()
+    own_namespace = os.open("/proc/thread-self/ns/mnt", os.O_RDONLY | os.O_CLOEXEC)
+    own_cwd = os.open(".", os.O_PATH | os.O_DIRECTORY | os.O_CLOEXEC)
+    moved = False
+    try:
+        try:
+            target = os.open(f"/proc/{pid}/ns/mnt", os.O_RDONLY | os.O_CLOEXEC)
+            try:
+                _checked(libc.unshare(CLONE_FS), "unshare(CLONE_FS)")
+                _checked(libc.setns(target, CLONE_NEWNS), "setns into the job's mount namespace")
+                moved = True
+            finally:
+                os.close(target)
+        except OSError as err:
+            raise _refused(err) from None
+        yield
+    finally:
+        try:
+            if moved:
+                _checked(libc.setns(own_namespace, CLONE_NEWNS), "setns back to the driver's mount namespace")
+                os.fchdir(own_cwd)
+        finally:
+            os.close(own_namespace)
+            os.close(own_cwd)
+
+
 def bind(mounts) -> None:
     """Make ``mounts`` in the calling thread's mount namespace (inside an entered() block): an
     ExperimentExecutionException names the first that fails and why."""
@@ -176,10 +208,19 @@ def drop_job_capabilities() -> None:
             data[capability // 32].inheritable &= ~(1 << (capability % 32))
         _checked(libc.capset(ctypes.byref(header), data), "capset")
     except OSError as err:
-        raise ExperimentExecutionException(
-            f"The local run's launcher could not be made to run without CAP_SYS_ADMIN and CAP_SYS_PTRACE ({err}), so "
-            "nothing was started: its read-only views would not hold. Run the driver as root with CAP_SETPCAP, or "
-            "where mount namespaces are not offered (then inputs are read-only copies).") from None
+        raise capabilities_refused(err) from None
+
+
+def capabilities_refused(err: OSError) -> ExperimentExecutionException:
+    return ExperimentExecutionException(
+        f"The local run's launcher could not be made to run without CAP_SYS_ADMIN and CAP_SYS_PTRACE ({err}), so "
+        "nothing was started: its read-only views would not hold. Run the driver as root with CAP_SETPCAP, or "
+        "where mount namespaces are not offered (then inputs are read-only copies).")
+
+
+def namespace_refused(where: str, err: OSError) -> ExperimentExecutionException:
+    """What a launcher's helper that could not make the job's namespace (cgroup_spawn.NamespaceRefused) means."""
+    return capabilities_refused(err) if where == "capabilities" else _refused(err)
 
 
 _probed: list = []

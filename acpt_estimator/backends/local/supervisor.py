@@ -69,7 +69,10 @@ class Supervisor:
     """Starts mpiexec in its own session and, on a thread, waits for it and ends it when needed.
 
     The thread is not a daemon: a driver script that submits and returns still sees its job finish
-    (and cleaned up) before the interpreter exits.
+    (and cleaned up) before the interpreter exits. Where the job's cgroup can be entered at birth (cgroup_spawn),
+    the submitting thread starts mpiexec through that helper, which also makes the job's mount namespace, and the
+    watcher thread starts after it (a thread handing the launch over costs its start and a GIL hand-off, ~0.7 ms
+    of a 20 ms job); elsewhere the watcher starts mpiexec, after making the namespace on itself.
     """
 
     def __init__(self, *, run_id, status_dir, cancel_flag, launcher_log, world_size=1, max_seconds=None,
@@ -84,6 +87,7 @@ class Supervisor:
         self._request = None  # (argv, env): for the watcher thread, which starts mpiexec
         self._on_tracked = None  # called on the watcher thread once the tracker holds the launcher (launch)
         self._spawn_error: BaseException | None = None
+        self._spawning: cgroup_spawn.Spawning | None = None  # the helper starting mpiexec (launch, direct)
         self._spawn_done = threading.Event()
         # Set once the launcher's process exists (or its spawn failed): launch() waits for it before running its
         # ``meanwhile``, which otherwise keeps the GIL from the watcher for milliseconds and delays the spawn.
@@ -104,19 +108,29 @@ class Supervisor:
         self.outcome: Outcome | None = None
         self.process: _Process | None = None
         self.started = 0.0
-        # Started now, while the caller still prepares the run: a thread in its first moments makes a
-        # posix_spawn next to it about 1 ms slower, and Thread.start() itself waits for the new thread.
+        # Started by prepare() or launch(): a thread in its first moments makes a posix_spawn next to it about
+        # 1 ms slower, and Thread.start() itself waits for the new thread.
         self._thread = threading.Thread(target=self._watch, name=f"acpt-local-{run_id}", daemon=False)
-        self._thread.start()
+        self._direct = False  # mpiexec is started by the caller's thread, through cgroup_spawn (prepare)
+
+    def _start_watcher(self) -> None:
+        if self._thread.ident is None:
+            self._thread.start()
 
     # ---- control, from any thread (and from signal handlers) -----------------------------------------
-    def prepare(self, namespace: bool = False) -> None:
-        """Have the watcher thread get ready now, while the caller still plans the launch. ``namespace``: mpiexec
-        starts in a mount namespace of the job's own, whose binds (mount_ns) bind() hands over later, and runs with
-        all it starts without CAP_SYS_ADMIN and CAP_SYS_PTRACE; the watcher thread drops them from its own bounding
-        set for that, which is why it serves one job and starts nothing else."""
+    def prepare(self, namespace: bool = False, tracker=None) -> None:
+        """Get the launch ready while the caller still plans it. ``namespace``: mpiexec starts in a mount namespace
+        of the job's own, whose binds (mount_ns) bind() hands over later, and runs with all it starts without
+        CAP_SYS_ADMIN and CAP_SYS_PTRACE. Where ``tracker`` (the job's, procs.new_tracker) has a cgroup to start
+        mpiexec in and the helper for that is built, launch() starts it on the caller's thread (the helper makes the
+        namespace); elsewhere the watcher thread starts now and makes the namespace on itself, dropping those
+        capabilities from its own bounding set, which is why it serves one job and starts nothing else."""
         self._namespace = namespace
+        self._direct = bool(tracker is not None and tracker.birth_cgroup() and not tracker.launch_prefix()
+                            and cgroup_spawn.ready())
         self._preparing.set()
+        if not self._direct:
+            self._start_watcher()
 
     def bind(self, mounts) -> None:
         """The binds of the job's namespace (prepare(namespace=True)). mpiexec may run there already: they are made
@@ -136,6 +150,14 @@ class Supervisor:
         self._request = (argv, env)
         self._preparing.set()
         self._spawned.set()
+        if self._direct and self._thread.ident is None:
+            helper = cgroup_spawn.ready()
+            if helper:  # else the watcher starts it (the helper was found unusable since prepare)
+                self._spawning = cgroup_spawn.start(helper, tracker.birth_cgroup(), list(argv), env,
+                                                    launcher_file_actions(self.launcher_log), bool(self._namespace))
+            if self._spawning is not None:
+                self._spawn_begun.set()
+            self._start_watcher()
         try:
             self._spawn_begun.wait()
             if meanwhile is not None and self._spawn_error is None:
@@ -148,38 +170,62 @@ class Supervisor:
             raise self._spawn_error
 
     def _spawn(self) -> None:
-        """Runs on the watcher thread: the parent-death signal fires when the thread that started a process
-        ends, and this thread lives exactly as long as the job is supervised."""
-        namespace, tracked = bool(self._namespace), False
+        """Runs on the watcher thread: the launch the caller's thread began through the helper finished (its pid
+        tracked, the namespace's binds made), or the launch itself. The parent-death signal fires when the thread
+        that started a process ends, and this thread lives exactly as long as the job is supervised."""
         try:
-            with mount_ns.entered(namespace=namespace):
-                if namespace:
+            pid = self._finish_direct() if self._spawning is not None else None
+            if pid is not None:
+                self.process = _Process(pid, born_inside=True)
+                self.started = time.time()
+                self._track(joined=True)
+                return
+            with mount_ns.entered(namespace=bool(self._namespace)):
+                if self._namespace:
                     mount_ns.drop_job_capabilities()
                 self._spawned.wait()  # the namespace is made while the caller plans; now the launch itself
                 if self._request is None:  # abandoned
                     return
                 argv, env = self._request
-                self.process = _Process(self.tracker.launch_prefix() + list(argv), env, self.launcher_log,
-                                        cgroup_dir=self.tracker.birth_cgroup(), on_spawned=self._spawn_begun.set)
+                self.process = _Process.spawn(self.tracker.launch_prefix() + list(argv), env, self.launcher_log,
+                                              cgroup_dir=self.tracker.birth_cgroup(), on_spawned=self._spawn_begun.set)
                 self.started = time.time()
-                try:
-                    self.tracker.started(self.process.pid, born_inside=self.process.born_inside)
-                    tracked = True
-                    if namespace:
-                        self._binds_given.wait()
-                        if self._binds is None:  # the caller's planning failed: it ends the job (job._discard)
-                            return
-                        mount_ns.bind(self._binds)
-                    if self._on_tracked is not None:
-                        self._on_tracked()
-                except BaseException:  # untracked, or without its view: the job must not run at all
-                    self._abort_launch(tracked)
-                    raise
+                self._track(joined=False)
         except BaseException as err:  # noqa: BLE001 - handed to launch(), in the submitting thread
             self._spawn_error = err
         finally:
             self._spawn_begun.set()
             self._spawn_done.set()
+
+    def _finish_direct(self) -> int | None:
+        """mpiexec's pid from the helper the caller started; None when it could not (the watcher starts it then)."""
+        spawning, self._spawning = self._spawning, None
+        try:
+            return spawning.finish()
+        except cgroup_spawn.NamespaceRefused as err:
+            raise mount_ns.namespace_refused(err.where, err) from None
+
+    def _track(self, joined: bool) -> None:
+        """The launcher tracked with all it started, then (in its namespace: entered by this thread, or ``joined``
+        by its pid) the binds made, then on_tracked; else it ends, as nothing of the user's may run."""
+        tracked = False
+        try:
+            self.tracker.started(self.process.pid, born_inside=self.process.born_inside)
+            tracked = True
+            if self._namespace:
+                self._binds_given.wait()
+                if self._binds is None:  # the caller's planning failed: it ends the job (job._discard)
+                    return
+                if joined:
+                    with mount_ns.joined(self.process.pid):
+                        mount_ns.bind(self._binds)
+                else:
+                    mount_ns.bind(self._binds)
+            if self._on_tracked is not None:
+                self._on_tracked()
+        except BaseException:  # untracked, or without its view: the job must not run at all
+            self._abort_launch(tracked)
+            raise
 
     def _abort_launch(self, tracked: bool) -> None:
         """End a launch whose ranks are still held at the gate: every process of the job where it is tracked (its
@@ -210,11 +256,14 @@ class Supervisor:
                     os.write(self._wake_w, b"e")
 
     def abandon(self) -> None:
-        """The job will not be launched after all: let the watcher thread end."""
+        """The job will not be launched after all: let the watcher thread end (one never started ends here)."""
         self._preparing.set()
         self._spawned.set()
         self._spawn_begun.set()
         self._spawn_done.set()
+        if self._thread.ident is None:
+            self._close_wake_pipe()
+            self.done.set()
 
     def request_end(self, reason: str = "canceled") -> None:
         """Ask the watcher to end every rank; returns at once (safe inside a signal handler)."""
@@ -254,16 +303,20 @@ class Supervisor:
                 self._on_finished(self.outcome)
         finally:
             _unregister(self)
-            with self._pipe_lock:
-                if self._exit_watch is not None:
-                    driver_events.unwatch(self._exit_watch)
-                    self._exit_watch = None
-                os.close(self._wake_r)
-                os.close(self._wake_w)
-                self._wake_w = None
+            self._close_wake_pipe()
             self.done.set()
             if reaped and self.tracker.release_after_done:  # a waiting driver goes on meanwhile
                 self.tracker.release()
+
+    def _close_wake_pipe(self) -> None:
+        with self._pipe_lock:
+            if self._exit_watch is not None:
+                driver_events.unwatch(self._exit_watch)
+                self._exit_watch = None
+            if self._wake_w is not None:
+                os.close(self._wake_r)
+                os.close(self._wake_w)
+                self._wake_w = None
 
     def _loop(self) -> None:
         proc = self.process
@@ -341,9 +394,16 @@ class Supervisor:
                        stragglers=self._stragglers)
 
 
+def launcher_file_actions(log_path: str) -> list:
+    """mpiexec's descriptors 0-2: nothing to read, its own output appended to ``log_path``."""
+    return [(os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0),
+            (os.POSIX_SPAWN_OPEN, 1, log_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644),
+            (os.POSIX_SPAWN_DUP2, 1, 2)]
+
+
 class _Process:
-    """mpiexec started with posix_spawn in a new session, or inside ``cgroup_dir`` from birth where the helper for
-    that is built (cgroup_spawn; ``born_inside`` says which).
+    """mpiexec, our child: started with posix_spawn in a new session, or inside ``cgroup_dir`` from birth where the
+    helper for that is built (cgroup_spawn; ``born_inside`` says which).
 
     posix_spawn (vfork-like) costs the same whatever the driver's size, where subprocess.Popen forks the
     whole driver (about 3 ms for a driver that imported torch). The new session means Ctrl-C at a terminal
@@ -351,18 +411,21 @@ class _Process:
     does not matter: each rank's launcher (rank_exec or rank.sh) changes into the snapshot itself.
     """
 
-    def __init__(self, argv, env, log_path, cgroup_dir=None, on_spawned=None):
-        actions = [(os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0),
-                   (os.POSIX_SPAWN_OPEN, 1, log_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644),
-                   (os.POSIX_SPAWN_DUP2, 1, 2)]
+    def __init__(self, pid: int, born_inside: bool):
+        self.pid, self.born_inside = pid, born_inside
+        self.returncode: int | None = None
+
+    @classmethod
+    def spawn(cls, argv, env, log_path, cgroup_dir=None, on_spawned=None) -> "_Process":
+        actions = launcher_file_actions(log_path)
         helper = cgroup_spawn.ready() if cgroup_dir else None
         pid = cgroup_spawn.spawn(helper, cgroup_dir, list(argv), env, actions, on_spawned) if helper else None
-        self.born_inside = pid is not None
-        self.pid = pid if pid is not None else os.posix_spawn(argv[0], list(argv), env, file_actions=actions,
-                                                              setsid=True)
+        born_inside = pid is not None
+        if pid is None:
+            pid = os.posix_spawn(argv[0], list(argv), env, file_actions=actions, setsid=True)
         if on_spawned is not None:
             on_spawned()
-        self.returncode: int | None = None
+        return cls(pid, born_inside)
 
     def poll(self) -> int | None:
         if self.returncode is None:
