@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import socket
 import subprocess
 from concurrent.futures import ThreadPoolExecutor
 
@@ -123,7 +124,7 @@ def _capabilities(text: str) -> dict:
 def test_with_the_job_namespace_the_command_gets_a_private_namespace_without_the_two_capabilities(
         helper, group, tmp_path):
     """What the watcher thread did on itself (mount_ns.entered, drop_job_capabilities), done by the helper; the
-    driver joins that namespace by the command's pid to make the job's binds, and they stay in it."""
+    driver joins that namespace by the descriptor the helper sent to make the job's binds, and they stay in it."""
     out, view, outside = tmp_path / "out.txt", tmp_path / "view", tmp_path / "outside"
     view.mkdir()
     outside.mkdir()
@@ -136,9 +137,12 @@ def test_with_the_job_namespace_the_command_gets_a_private_namespace_without_the
     os.close(gate_r)
     pid = spawning.finish()
     assert pid is not None
+    own_namespace = os.readlink("/proc/self/ns/mnt")
+    job_namespace = os.readlink(f"/proc/self/fd/{spawning.namespace}")
+    assert job_namespace.startswith("mnt:[") and job_namespace != own_namespace  # else the bind below would leak
 
     def bind_in_its_namespace():
-        with mount_ns.joined(pid):
+        with mount_ns.joined(spawning.namespace):
             mount_ns.bind([Mount(str(outside), str(view), writable=False)])
         return os.readlink("/proc/thread-self/ns/mnt")
 
@@ -147,10 +151,10 @@ def test_with_the_job_namespace_the_command_gets_a_private_namespace_without_the
     os.write(gate_w, b"go\n")
     os.close(gate_w)
     _, status = os.waitpid(pid, 0)
+    os.close(spawning.namespace)
     assert os.waitstatus_to_exitcode(status) == 0
     lines = out.read_text().splitlines()
-    own_namespace = os.readlink("/proc/self/ns/mnt")
-    assert lines[0].startswith("mnt:[") and lines[0] != own_namespace  # a namespace of its own
+    assert lines[0] == job_namespace  # the command's is the one the helper sent
     assert thread_namespace == own_namespace  # the joining thread is back in the driver's
     assert "seen-through-the-bind" in lines  # the bind made by pid reached the command
     assert os.listdir(view) == []  # and only there: the driver's view of the folder is untouched
@@ -164,13 +168,24 @@ def test_with_the_job_namespace_the_command_gets_a_private_namespace_without_the
 def test_a_namespace_the_helper_could_not_make_is_reported_as_such(tmp_path):
     """The helper's report "error <step> <errno>" (a driver without CAP_SYS_ADMIN, say) is NamespaceRefused, which
     the supervisor turns into the same refusal as a namespace its own thread could not make."""
-    report_r, report_w = os.pipe()
-    os.write(report_w, b"error unshare 1\n")
-    os.close(report_w)
+    report, helper_end = socket.socketpair()
+    helper_end.sendall(b"error unshare 1\n")
+    helper_end.close()
     process = subprocess.Popen(["/bin/true"])  # stands in for the helper, which has exited after reporting
     with pytest.raises(cgroup_spawn.NamespaceRefused) as err:
-        cgroup_spawn.Spawning(process.pid, report_r, "/usr/bin/mpiexec").finish()
+        cgroup_spawn.Spawning(process.pid, report, "/usr/bin/mpiexec", job_namespace=True).finish()
     assert err.value.where == "unshare" and err.value.errno == 1
     refusal = mount_ns.namespace_refused(err.value.where, err.value)
     assert "read-only view could not be made (Operation not permitted)" in str(refusal)
     assert "CAP_SETPCAP" in str(mount_ns.namespace_refused("capabilities", err.value))
+
+
+def test_a_started_command_whose_namespace_did_not_come_is_ended_not_run_without_it():
+    command = subprocess.Popen(["/bin/sleep", "30"])  # stands in for mpiexec, started by the helper
+    helper = subprocess.Popen(["/bin/true"])
+    report, helper_end = socket.socketpair()
+    helper_end.sendall(f"{command.pid}\n".encode())  # no descriptor attached
+    helper_end.close()
+    with pytest.raises(cgroup_spawn.NamespaceRefused):
+        cgroup_spawn.Spawning(helper.pid, report, "/usr/bin/mpiexec", job_namespace=True).finish()
+    assert not os.path.exists(f"/proc/{command.pid}")  # killed and reaped

@@ -4,12 +4,14 @@
  *
  * Moving a running process into a cgroup waits for an RCU grace period in the kernel (6-13 ms here); a process
  * born inside waits for nothing. The command becomes a child of this helper's parent (CLONE_PARENT), in a new
- * session, with this helper's descriptors 0-2; descriptor 3 (close-on-exec) is where the helper reports
- * "<pid>\n" once the command has been executed, or "error <where> <errno>\n"; it then exits 0 (1 on a bad call).
+ * session, with this helper's descriptors 0-2; descriptor 3 (close-on-exec; a Unix socket) is where the helper
+ * reports "<pid>\n" once the command has been executed, or "error <where> <errno>\n"; it then exits 0 (1 on a bad
+ * call).
  * The command gets this helper's environment. Built and used by acpt_estimator/backends/local/cgroup_spawn.py.
  *
  * --job-namespace: first enter a new mount namespace whose mounts do not propagate back (the driver later binds the
- * job's views into it, joining it by the command's /proc/PID/ns/mnt), and drop CAP_SYS_ADMIN and CAP_SYS_PTRACE
+ * job's views into it, joining it by the descriptor of it sent along with "<pid>\n", SCM_RIGHTS: that works even
+ * when the command has ended already, unlike its /proc/PID/ns/mnt), and drop CAP_SYS_ADMIN and CAP_SYS_PTRACE
  * from the bounding and inheritable sets, so neither the command nor anything it starts can undo those binds or
  * reach the driver's view through /proc (mount_ns.drop_job_capabilities is the same for a thread). Done here, the
  * driver starts a job from the thread that submits it, without handing the launch to a thread of its own.
@@ -27,6 +29,7 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -43,6 +46,24 @@ static void report(const char *text) {
         text += written;
         left -= (size_t)written;
     }
+}
+
+/* The report with a descriptor attached (SCM_RIGHTS): a line this short goes in one message. */
+static void report_with(const char *text, int fd) {
+    struct iovec line = {.iov_base = (void *)text, .iov_len = strlen(text)};
+    union {
+        char bytes[CMSG_SPACE(sizeof(int))];
+        struct cmsghdr align;
+    } control;
+    memset(&control, 0, sizeof control);
+    struct msghdr message = {.msg_iov = &line, .msg_iovlen = 1, .msg_control = control.bytes,
+                             .msg_controllen = sizeof control.bytes};
+    struct cmsghdr *header = CMSG_FIRSTHDR(&message);
+    header->cmsg_level = SOL_SOCKET;
+    header->cmsg_type = SCM_RIGHTS;
+    header->cmsg_len = CMSG_LEN(sizeof(int));
+    memcpy(CMSG_DATA(header), &fd, sizeof fd);
+    while (sendmsg(3, &message, 0) < 0 && errno == EINTR) continue;
 }
 
 static int fail(const char *where, int code) {
@@ -84,6 +105,8 @@ int main(int argc, char **argv) {
     argc -= job_namespace;
     if (argc < 3) return 1;
     if (job_namespace && enter_job_namespace() != 0) return 0;
+    int namespace = job_namespace ? open("/proc/self/ns/mnt", O_RDONLY | O_CLOEXEC) : -1;
+    if (job_namespace && namespace < 0) return fail("private", errno);
     int group = open(argv[1], O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (group < 0) return fail("open", errno);
     int exec_pipe[2];  /* the child's execve errno, if it fails; EOF when it succeeds (close-on-exec) */
@@ -120,6 +143,10 @@ int main(int argc, char **argv) {
     } else {
         snprintf(line, sizeof line, "%ld\n", pid);
     }
-    report(line);
+    if (namespace >= 0 && got != (ssize_t)sizeof code) {
+        report_with(line, namespace);
+    } else {
+        report(line);
+    }
     return 0;
 }

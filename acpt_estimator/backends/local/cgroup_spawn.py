@@ -11,8 +11,11 @@ start as before: moved in after their start, their ranks held until they are ins
 
 from __future__ import annotations
 
+import errno
 import logging
 import os
+import signal
+import socket
 
 from .native import NativeHelper
 
@@ -41,23 +44,36 @@ class NamespaceRefused(OSError):
 class Spawning:
     """The helper started and starting the command: ``finish()`` waits (without the GIL) for its report."""
 
-    def __init__(self, helper_pid: int, report: int, command: str):
-        self.helper_pid, self._report, self._command = helper_pid, report, command
+    def __init__(self, helper_pid: int, report: socket.socket, command: str, job_namespace: bool):
+        self.helper_pid, self._report, self._command, self._job_namespace = helper_pid, report, command, job_namespace
+        self.namespace: int | None = None  # with job_namespace: a descriptor of the command's namespace (caller's)
 
     def finish(self) -> int | None:
         """The command's pid (a child of this process); None when the helper could not start it here (then nothing
         was started). Raises OSError as posix_spawn would when the command cannot be executed, NamespaceRefused
-        when the job's namespace could not be made."""
-        chunks = []
+        when the job's namespace could not be made. With a job namespace, ``namespace`` is then a descriptor of it,
+        which the caller closes."""
+        chunks, received = [], []
         try:
-            while chunk := os.read(self._report, 256):
+            while True:
+                chunk, descriptors, _, _ = socket.recv_fds(self._report, 256, 1)
+                received.extend(descriptors)
+                if not chunk:
+                    break
                 chunks.append(chunk)
         finally:
-            os.close(self._report)
+            self._report.close()
             os.waitpid(self.helper_pid, 0)
         words = b"".join(chunks).decode("ascii", "replace").split()
-        if len(words) == 1 and words[0].isdigit():
+        if len(words) == 1 and words[0].isdigit() and len(received) == int(self._job_namespace):
+            self.namespace = received[0] if received else None
             return int(words[0])
+        for descriptor in received:
+            os.close(descriptor)
+        if len(words) == 1 and words[0].isdigit():  # started, but its namespace did not come: it must not run
+            os.kill(int(words[0]), signal.SIGKILL)
+            os.waitpid(int(words[0]), 0)
+            raise NamespaceRefused("private", errno.EPROTO)
         if len(words) == 4 and words[:2] == ["error", "exec"]:
             os.waitpid(int(words[3]), 0)  # the command's process, which could not execute it: our child, reaped here
             code = int(words[2])
@@ -75,18 +91,20 @@ def start(helper: str, cgroup_dir: str, argv, env, file_actions, job_namespace: 
     """Have the helper start ``argv`` inside ``cgroup_dir`` in a new session, with ``file_actions`` for its
     descriptors 0-2 (and, with ``job_namespace``, in a mount namespace of its own without CAP_SYS_ADMIN and
     CAP_SYS_PTRACE); None when the helper itself did not start (then the caller spawns the usual way)."""
-    report_r, report_w = os.pipe()  # both close-on-exec; the helper gets the write end as its descriptor 3
+    # Both ends close-on-exec; the helper gets its end as descriptor 3. A socket, so the namespace's descriptor can
+    # come along with the report.
+    report, helper_end = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
     flags = ["--job-namespace"] if job_namespace else []
     try:
         helper_pid = os.posix_spawn(helper, [helper, *flags, cgroup_dir, *argv], env,
-                                    file_actions=[*file_actions, (os.POSIX_SPAWN_DUP2, report_w, 3)])
+                                    file_actions=[*file_actions, (os.POSIX_SPAWN_DUP2, helper_end.fileno(), 3)])
     except OSError as err:
-        os.close(report_r)
+        report.close()
         unusable(f"the helper did not start: {err}")
         return None
     finally:
-        os.close(report_w)
-    return Spawning(helper_pid, report_r, argv[0])
+        helper_end.close()
+    return Spawning(helper_pid, report, argv[0], job_namespace)
 
 
 def spawn(helper: str, cgroup_dir: str, argv, env, file_actions, on_spawned=None) -> int | None:

@@ -131,24 +131,20 @@ def entered(mounts=(), *, namespace: bool | None = None):
 
 
 @contextlib.contextmanager
-def joined(pid: int):
-    """On the calling thread only: inside the mount namespace of process ``pid`` (one cgroup_spawn's helper made
-    for a job) for the block, to make its binds (bind()); back in its own namespace and working directory after.
-    The thread's root and working directory stay its own from then on (setns needs that): a thread serving one job.
-    """
+def joined(namespace: int):
+    """On the calling thread only: inside the mount namespace ``namespace`` (a descriptor of one cgroup_spawn's
+    helper made for a job) for the block, to make its binds (bind()); back in its own namespace and working
+    directory after. The thread's root and working directory stay its own from then on (setns needs that): a
+    thread serving one job."""
     libc = _libc()
     own_namespace = os.open("/proc/thread-self/ns/mnt", os.O_RDONLY | os.O_CLOEXEC)
     own_cwd = os.open(".", os.O_PATH | os.O_DIRECTORY | os.O_CLOEXEC)
     moved = False
     try:
         try:
-            target = os.open(f"/proc/{pid}/ns/mnt", os.O_RDONLY | os.O_CLOEXEC)
-            try:
-                _checked(libc.unshare(CLONE_FS), "unshare(CLONE_FS)")
-                _checked(libc.setns(target, CLONE_NEWNS), "setns into the job's mount namespace")
-                moved = True
-            finally:
-                os.close(target)
+            _checked(libc.unshare(CLONE_FS), "unshare(CLONE_FS)")
+            _checked(libc.setns(namespace, CLONE_NEWNS), "setns into the job's mount namespace")
+            moved = True
         except OSError as err:
             raise _refused(err) from None
         yield

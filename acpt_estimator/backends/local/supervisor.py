@@ -88,6 +88,7 @@ class Supervisor:
         self._on_tracked = None  # called on the watcher thread once the tracker holds the launcher (launch)
         self._spawn_error: BaseException | None = None
         self._spawning: cgroup_spawn.Spawning | None = None  # the helper starting mpiexec (launch, direct)
+        self._log_fd: int | None = None  # launcher_log, open while mpiexec is being started (its stdout, stderr)
         self._spawn_done = threading.Event()
         # Set once the launcher's process exists (or its spawn failed): launch() waits for it before running its
         # ``meanwhile``, which otherwise keeps the GIL from the watcher for milliseconds and delays the spawn.
@@ -141,12 +142,16 @@ class Supervisor:
         self._binds_given.set()
 
     def launch(self, argv, env, tracker, meanwhile=None, on_tracked=None) -> None:
-        """Start mpiexec (from the watcher thread, in the namespace prepare() asked for); raises if it could not be
-        started. ``meanwhile`` runs in the calling thread once the watcher has spawned it. ``on_tracked``: called on
-        the watcher thread once the tracker holds mpiexec and all it started."""
+        """Start mpiexec (in the namespace prepare() asked for: from this thread through the helper where prepare()
+        found it usable, else from the watcher thread); raises if it could not be started. ``meanwhile`` runs in the
+        calling thread once mpiexec is being started. ``on_tracked``: called on the watcher thread once the tracker
+        holds mpiexec and all it started."""
         _register(self)  # first: a Ctrl-C arriving just after the spawn must already reach this job
         self.tracker = tracker
         self._on_tracked = on_tracked
+        # Opened here, so that a launch the watcher takes over (the helper unusable after all) writes where this one
+        # did, even once the caller's ``meanwhile`` has moved the file (job._prepare).
+        self._log_fd = os.open(self.launcher_log, os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_CLOEXEC, 0o644)
         self._request = (argv, env)
         self._preparing.set()
         self._spawned.set()
@@ -154,10 +159,10 @@ class Supervisor:
             helper = cgroup_spawn.ready()
             if helper:  # else the watcher starts it (the helper was found unusable since prepare)
                 self._spawning = cgroup_spawn.start(helper, tracker.birth_cgroup(), list(argv), env,
-                                                    launcher_file_actions(self.launcher_log), bool(self._namespace))
+                                                    launcher_file_actions(self._log_fd), bool(self._namespace))
             if self._spawning is not None:
                 self._spawn_begun.set()
-            self._start_watcher()
+        self._start_watcher()  # (started by prepare() unless direct)
         try:
             self._spawn_begun.wait()
             if meanwhile is not None and self._spawn_error is None:
@@ -174,11 +179,16 @@ class Supervisor:
         tracked, the namespace's binds made), or the launch itself. The parent-death signal fires when the thread
         that started a process ends, and this thread lives exactly as long as the job is supervised."""
         try:
-            pid = self._finish_direct() if self._spawning is not None else None
+            spawning = self._spawning
+            pid = self._finish_direct() if spawning is not None else None
             if pid is not None:
                 self.process = _Process(pid, born_inside=True)
                 self.started = time.time()
-                self._track(joined=True)
+                try:
+                    self._track(joined=spawning.namespace)
+                finally:
+                    if spawning.namespace is not None:
+                        os.close(spawning.namespace)
                 return
             with mount_ns.entered(namespace=bool(self._namespace)):
                 if self._namespace:
@@ -187,15 +197,21 @@ class Supervisor:
                 if self._request is None:  # abandoned
                     return
                 argv, env = self._request
-                self.process = _Process.spawn(self.tracker.launch_prefix() + list(argv), env, self.launcher_log,
+                self.process = _Process.spawn(self.tracker.launch_prefix() + list(argv), env, self._log_fd,
                                               cgroup_dir=self.tracker.birth_cgroup(), on_spawned=self._spawn_begun.set)
                 self.started = time.time()
-                self._track(joined=False)
+                self._track(joined=None)
         except BaseException as err:  # noqa: BLE001 - handed to launch(), in the submitting thread
             self._spawn_error = err
         finally:
+            self._close_log()
             self._spawn_begun.set()
             self._spawn_done.set()
+
+    def _close_log(self) -> None:
+        log_fd, self._log_fd = self._log_fd, None
+        if log_fd is not None:
+            os.close(log_fd)
 
     def _finish_direct(self) -> int | None:
         """mpiexec's pid from the helper the caller started; None when it could not (the watcher starts it then)."""
@@ -205,9 +221,10 @@ class Supervisor:
         except cgroup_spawn.NamespaceRefused as err:
             raise mount_ns.namespace_refused(err.where, err) from None
 
-    def _track(self, joined: bool) -> None:
+    def _track(self, joined: int | None) -> None:
         """The launcher tracked with all it started, then (in its namespace: entered by this thread, or ``joined``
-        by its pid) the binds made, then on_tracked; else it ends, as nothing of the user's may run."""
+        by the descriptor of it the helper sent) the binds made, then on_tracked; else it ends, as nothing of the
+        user's may run."""
         tracked = False
         try:
             self.tracker.started(self.process.pid, born_inside=self.process.born_inside)
@@ -216,8 +233,8 @@ class Supervisor:
                 self._binds_given.wait()
                 if self._binds is None:  # the caller's planning failed: it ends the job (job._discard)
                     return
-                if joined:
-                    with mount_ns.joined(self.process.pid):
+                if joined is not None:
+                    with mount_ns.joined(joined):
                         mount_ns.bind(self._binds)
                 else:
                     mount_ns.bind(self._binds)
@@ -262,6 +279,8 @@ class Supervisor:
         self._spawn_begun.set()
         self._spawn_done.set()
         if self._thread.ident is None:
+            _unregister(self)
+            self._close_log()
             self._close_wake_pipe()
             self.done.set()
 
@@ -394,11 +413,10 @@ class Supervisor:
                        stragglers=self._stragglers)
 
 
-def launcher_file_actions(log_path: str) -> list:
-    """mpiexec's descriptors 0-2: nothing to read, its own output appended to ``log_path``."""
-    return [(os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0),
-            (os.POSIX_SPAWN_OPEN, 1, log_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644),
-            (os.POSIX_SPAWN_DUP2, 1, 2)]
+def launcher_file_actions(log_fd: int) -> list:
+    """mpiexec's descriptors 0-2: nothing to read, its own output to ``log_fd`` (its log, opened to append)."""
+    return [(os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0), (os.POSIX_SPAWN_DUP2, log_fd, 1),
+            (os.POSIX_SPAWN_DUP2, log_fd, 2)]
 
 
 class _Process:
@@ -416,8 +434,8 @@ class _Process:
         self.returncode: int | None = None
 
     @classmethod
-    def spawn(cls, argv, env, log_path, cgroup_dir=None, on_spawned=None) -> "_Process":
-        actions = launcher_file_actions(log_path)
+    def spawn(cls, argv, env, log_fd, cgroup_dir=None, on_spawned=None) -> "_Process":
+        actions = launcher_file_actions(log_fd)
         helper = cgroup_spawn.ready() if cgroup_dir else None
         pid = cgroup_spawn.spawn(helper, cgroup_dir, list(argv), env, actions, on_spawned) if helper else None
         born_inside = pid is not None
