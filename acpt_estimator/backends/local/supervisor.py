@@ -71,8 +71,8 @@ class Supervisor:
     The thread is not a daemon: a driver script that submits and returns still sees its job finish
     (and cleaned up) before the interpreter exits. Where the job's cgroup can be entered at birth (cgroup_spawn),
     the submitting thread starts mpiexec through that helper, which also makes the job's mount namespace, and the
-    watcher thread starts after it (a thread handing the launch over costs its start and a GIL hand-off, ~0.7 ms
-    of a 20 ms job); elsewhere the watcher starts mpiexec, after making the namespace on itself.
+    watcher thread starts after it (a thread handing the launch over costs its start and a GIL hand-off: 0.2-0.7
+    ms of a 20 ms job in A/B runs); elsewhere the watcher starts mpiexec, after making the namespace on itself.
     """
 
     def __init__(self, *, run_id, status_dir, cancel_flag, launcher_log, world_size=1, max_seconds=None,
