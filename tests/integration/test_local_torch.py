@@ -25,6 +25,8 @@ ALL_REDUCE = textwrap.dedent("""
     Run.get_context().log("world", dist.get_world_size())
     dist.barrier()  # both ranks reach teardown together: gloo can abort a process whose peer left
     dist.destroy_process_group()
+    import time
+    time.sleep(0.1)  # gloo's threads drop all_reduce's tensor with the GIL: before shutdown (pytorch#190489)
 """)
 
 

@@ -1,6 +1,7 @@
 """torch.distributed over gloo, initialised from v1's $AZ_BATCHAI_* arguments (2020-era sample style)."""
 import argparse
 import os
+import time
 
 import torch
 import torch.distributed as dist
@@ -36,9 +37,12 @@ run.log("weights_in_sync", int(in_sync))
 if args.rank == 0:
     os.makedirs("outputs", exist_ok=True)
     torch.save(model.module.state_dict(), "outputs/model.pt")
-# Release DDP (its reducer holds the process group) before tearing the group down together: torch 2.13's gloo
-# otherwise aborts a rank at exit now and then ('terminate called without an active exception').
+# Release DDP (its reducer holds the process group) before tearing the group down together.
 del model
 dist.barrier()
 dist.destroy_process_group()
+# torch 2.13's gloo worker threads drop the last collectives' tensors after those complete, and need the GIL for that;
+# one still waiting for it when the interpreter shuts down aborts the rank ('terminate called without an active
+# exception': pytorch/pytorch#190489). Leave them the GIL a moment to finish first.
+time.sleep(0.1)
 print(f"rank {args.rank}/{args.world_size} done, weights in sync: {in_sync}")

@@ -1,6 +1,7 @@
 """Trains a tiny regression MLP on synthetic data with DistributedDataParallel over gloo; one process per rank."""
 import argparse
 import os
+import time
 
 import torch
 import torch.distributed as dist
@@ -50,8 +51,11 @@ if rank == 0:
     run.log("params_in_sync", int(in_sync))
     os.makedirs("outputs", exist_ok=True)
     torch.save(model.module.state_dict(), "outputs/model.pt")
-# Release DDP (its reducer holds the process group) before tearing the group down together: torch 2.13's gloo
-# otherwise aborts a rank at exit now and then ('terminate called without an active exception').
+# Release DDP (its reducer holds the process group) before tearing the group down together.
 del model
 dist.barrier()
 dist.destroy_process_group()
+# torch 2.13's gloo worker threads drop the last collectives' tensors after those complete, and need the GIL for that;
+# one still waiting for it when the interpreter shuts down aborts the rank ('terminate called without an active
+# exception': pytorch/pytorch#190489; 3-10% of runs here). Leave them the GIL a moment to finish first.
+time.sleep(0.1)
