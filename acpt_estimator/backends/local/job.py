@@ -35,9 +35,6 @@ from .supervisor import Supervisor
 logger = logging.getLogger(__name__)
 TAIL_LINES = 30
 LAUNCHER_LOG = "system_logs/mpiexec.txt"
-# Where mpiexec's log starts, in the run's folder: files/system_logs/ is made once mpiexec runs, and the log moved there
-# (_prepare), before anything of the user's runs.
-STARTING_LAUNCHER_LOG = "mpiexec.txt"
 
 
 class LocalJob:
@@ -61,7 +58,7 @@ class LocalJob:
         self._staged = None  # (exits, fields, StagedText, revision): the final record made early (_ranks_done)
         self.tracker = tracker  # procs.new_tracker(): how every process of the job is found
         self.supervisor = Supervisor(run_id=record["runId"], status_dir=paths.status, cancel_flag=paths.cancel_flag,
-                                     launcher_log=os.path.join(paths.root, STARTING_LAUNCHER_LOG), max_seconds=max_seconds,
+                                     launcher_log=os.path.join(paths.files, LAUNCHER_LOG), max_seconds=max_seconds,
                                      world_size=_world_size(record), on_finished=self._finished,
                                      on_ranks_done=self._ranks_done)
 
@@ -228,7 +225,7 @@ def start(spec, experiment, parent_run_id: str | None = None) -> tuple[RunPaths,
     paths = RunPaths(store_home, run_id)
     job = None
     try:
-        paths.create(ranks_later=True)  # the rest behind the gate (_prepare)
+        paths.create(ranks_later=True)  # their folders behind the gate (_prepare)
         output_paths = data.resolve_outputs(spec, store_home, run_id)
         input_paths, mounts = data.materialize(spec, sources, paths.root)
         now = time.time()
@@ -354,12 +351,11 @@ def _write_private(path: str, content: str | bytes) -> None:
 def _prepare(job: LocalJob, spec, ctx: LaunchContext, input_mounts, now) -> None:
     """Behind the gate, while mpiexec starts: the snapshot checked, the ranks' plan, the room for the last writes,
     the snapshot copied, the store view's grants."""
-    paths = job.paths
-    paths.create_rank_folders()
-    os.replace(job.supervisor.launcher_log, os.path.join(paths.files, LAUNCHER_LOG))  # mpiexec writes on to it
     # One listing, checked here with the cloud upload's rules and copied as is below.
     files = check_snapshot(spec.source_directory, upload=False, entry_script=spec.entry_script)
     _plan(job, spec, ctx, input_mounts, now, files)
+    paths = job.paths
+    paths.create_rank_folders()
     job.supervisor.watch_exits()
     reserve(paths)
     copy_snapshot(spec.source_directory, paths.snapshot, files)

@@ -112,9 +112,8 @@ class RunPaths:
 
     def create(self, ranks_later: bool = False) -> None:
         """Only what must exist before launch (the snapshot and metrics/ are made by their writers). Inside a job
-        whose view of this store is read-only, its driver makes the folder (store_view). ``ranks_later``: only the
-        run's folder; files/ with its log folders and status/ are made by ``create_rank_folders`` (a launch does it
-        behind its gate: each mkdir costs ~0.1 ms before mpiexec could start)."""
+        whose view of this store is read-only, its driver makes the folder (store_view). ``ranks_later``: what only
+        the ranks use (user_logs/, status/) is made by ``create_rank_folders`` (a launch does it behind its gate)."""
         if os.environ.get("ACPT_ESTIMATOR_STORE_VIEW"):
             from .store_grants import protected, request
 
@@ -126,11 +125,13 @@ class RunPaths:
         except FileNotFoundError:  # the store's first run (runs/ is made once, not checked on every launch)
             os.makedirs(os.path.dirname(self.root), exist_ok=True)
             os.mkdir(self.root)
+        os.mkdir(self.files)
+        os.mkdir(self.system_logs)
         if not ranks_later:
             self.create_rank_folders()
 
     def create_rank_folders(self) -> None:
-        for folder in (self.files, self.system_logs, self.user_logs, self.status):
+        for folder in (self.user_logs, self.status):
             with contextlib.suppress(FileExistsError):  # made whole by the driver of a job with a read-only store
                 os.mkdir(folder)
 

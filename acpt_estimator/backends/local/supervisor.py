@@ -71,8 +71,8 @@ class Supervisor:
     The thread is not a daemon: a driver script that submits and returns still sees its job finish
     (and cleaned up) before the interpreter exits. Where the job's cgroup can be entered at birth (cgroup_spawn),
     the submitting thread starts mpiexec through that helper, which also makes the job's mount namespace, and the
-    watcher thread starts after it (a thread handing the launch over costs its start and a GIL hand-off: 0.2-0.7
-    ms of a 20 ms job in A/B runs); elsewhere the watcher starts mpiexec, after making the namespace on itself.
+    watcher thread starts after it (a thread handing the launch over costs its start and a GIL hand-off: ~0.2 ms
+    of a 20 ms job, A/B over 1500 rounds); elsewhere the watcher starts mpiexec, after making the namespace on itself.
     """
 
     def __init__(self, *, run_id, status_dir, cancel_flag, launcher_log, world_size=1, max_seconds=None,
@@ -88,7 +88,6 @@ class Supervisor:
         self._on_tracked = None  # called on the watcher thread once the tracker holds the launcher (launch)
         self._spawn_error: BaseException | None = None
         self._spawning: cgroup_spawn.Spawning | None = None  # the helper starting mpiexec (launch, direct)
-        self._log_fd: int | None = None  # launcher_log, open while mpiexec is being started (its stdout, stderr)
         self._spawn_done = threading.Event()
         # Set once the launcher's process exists (or its spawn failed): launch() waits for it before running its
         # ``meanwhile``, which otherwise keeps the GIL from the watcher for milliseconds and delays the spawn.
@@ -149,9 +148,6 @@ class Supervisor:
         _register(self)  # first: a Ctrl-C arriving just after the spawn must already reach this job
         self.tracker = tracker
         self._on_tracked = on_tracked
-        # Opened here, so that a launch the watcher takes over (the helper unusable after all) writes where this one
-        # did, even once the caller's ``meanwhile`` has moved the file (job._prepare).
-        self._log_fd = os.open(self.launcher_log, os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_CLOEXEC, 0o644)
         self._request = (argv, env)
         self._preparing.set()
         self._spawned.set()
@@ -159,7 +155,7 @@ class Supervisor:
             helper = cgroup_spawn.ready()
             if helper:  # else the watcher starts it (the helper was found unusable since prepare)
                 self._spawning = cgroup_spawn.start(helper, tracker.birth_cgroup(), list(argv), env,
-                                                    launcher_file_actions(self._log_fd), bool(self._namespace))
+                                                    launcher_file_actions(self.launcher_log), bool(self._namespace))
             if self._spawning is not None:
                 self._spawn_begun.set()
         self._start_watcher()  # (started by prepare() unless direct)
@@ -197,21 +193,15 @@ class Supervisor:
                 if self._request is None:  # abandoned
                     return
                 argv, env = self._request
-                self.process = _Process.spawn(self.tracker.launch_prefix() + list(argv), env, self._log_fd,
+                self.process = _Process.spawn(self.tracker.launch_prefix() + list(argv), env, self.launcher_log,
                                               cgroup_dir=self.tracker.birth_cgroup(), on_spawned=self._spawn_begun.set)
                 self.started = time.time()
                 self._track(joined=None)
         except BaseException as err:  # noqa: BLE001 - handed to launch(), in the submitting thread
             self._spawn_error = err
         finally:
-            self._close_log()
             self._spawn_begun.set()
             self._spawn_done.set()
-
-    def _close_log(self) -> None:
-        log_fd, self._log_fd = self._log_fd, None
-        if log_fd is not None:
-            os.close(log_fd)
 
     def _finish_direct(self) -> int | None:
         """mpiexec's pid from the helper the caller started; None when it could not (the watcher starts it then)."""
@@ -280,7 +270,6 @@ class Supervisor:
         self._spawn_done.set()
         if self._thread.ident is None:
             _unregister(self)
-            self._close_log()
             self._close_wake_pipe()
             self.done.set()
 
@@ -413,10 +402,11 @@ class Supervisor:
                        stragglers=self._stragglers)
 
 
-def launcher_file_actions(log_fd: int) -> list:
-    """mpiexec's descriptors 0-2: nothing to read, its own output to ``log_fd`` (its log, opened to append)."""
-    return [(os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0), (os.POSIX_SPAWN_DUP2, log_fd, 1),
-            (os.POSIX_SPAWN_DUP2, log_fd, 2)]
+def launcher_file_actions(log_path: str) -> list:
+    """mpiexec's descriptors 0-2: nothing to read, its own output appended to ``log_path``."""
+    return [(os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0),
+            (os.POSIX_SPAWN_OPEN, 1, log_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644),
+            (os.POSIX_SPAWN_DUP2, 1, 2)]
 
 
 class _Process:
@@ -434,8 +424,8 @@ class _Process:
         self.returncode: int | None = None
 
     @classmethod
-    def spawn(cls, argv, env, log_fd, cgroup_dir=None, on_spawned=None) -> "_Process":
-        actions = launcher_file_actions(log_fd)
+    def spawn(cls, argv, env, log_path, cgroup_dir=None, on_spawned=None) -> "_Process":
+        actions = launcher_file_actions(log_path)
         helper = cgroup_spawn.ready() if cgroup_dir else None
         pid = cgroup_spawn.spawn(helper, cgroup_dir, list(argv), env, actions, on_spawned) if helper else None
         born_inside = pid is not None
