@@ -107,27 +107,9 @@ def entered(mounts=(), *, namespace: bool | None = None):
     if not (mounts or namespace):
         yield
         return
-    libc = _libc()
-    own_namespace = os.open("/proc/thread-self/ns/mnt", os.O_RDONLY | os.O_CLOEXEC)
-    own_cwd = os.open(".", os.O_PATH | os.O_DIRECTORY | os.O_CLOEXEC)
-    moved = False
-    try:
-        try:
-            _new_namespace(libc)
-            moved = True
-            _make_private(libc)
-        except OSError as err:
-            raise _refused(err) from None
+    with _away(lambda libc: (_new_namespace(libc), _make_private(libc))):
         bind(mounts)
         yield
-    finally:
-        try:
-            if moved:  # (a failed unshare left the thread where it was, and setns would need the capability)
-                _checked(libc.setns(own_namespace, CLONE_NEWNS), "setns back to the driver's mount namespace")
-                os.fchdir(own_cwd)
-        finally:
-            os.close(own_namespace)
-            os.close(own_cwd)
 
 
 @contextlib.contextmanager
@@ -136,21 +118,32 @@ def joined(namespace: int):
     helper made for a job) for the block, to make its binds (bind()); back in its own namespace and working
     directory after. The thread's root and working directory stay its own from then on (setns needs that): a
     thread serving one job."""
+    def join(libc) -> None:
+        _checked(libc.unshare(CLONE_FS), "unshare(CLONE_FS)")
+        _checked(libc.setns(namespace, CLONE_NEWNS), "setns into the job's mount namespace")
+
+    with _away(join):
+        yield
+
+
+@contextlib.contextmanager
+def _away(move):
+    """The calling thread in another mount namespace, ``move(libc)``'s, for the block; then back in its own
+    namespace and working directory. A move that fails raises _refused, with the thread back where it was."""
     libc = _libc()
     own_namespace = os.open("/proc/thread-self/ns/mnt", os.O_RDONLY | os.O_CLOEXEC)
     own_cwd = os.open(".", os.O_PATH | os.O_DIRECTORY | os.O_CLOEXEC)
-    moved = False
     try:
         try:
-            _checked(libc.unshare(CLONE_FS), "unshare(CLONE_FS)")
-            _checked(libc.setns(namespace, CLONE_NEWNS), "setns into the job's mount namespace")
-            moved = True
+            move(libc)
         except OSError as err:
             raise _refused(err) from None
         yield
     finally:
         try:
-            if moved:
+            # Back only where it moved: a failed unshare or setns left the thread in its own namespace (and setns
+            # would need the capability).
+            if os.readlink("/proc/thread-self/ns/mnt") != os.readlink(f"/proc/self/fd/{own_namespace}"):
                 _checked(libc.setns(own_namespace, CLONE_NEWNS), "setns back to the driver's mount namespace")
                 os.fchdir(own_cwd)
         finally:
