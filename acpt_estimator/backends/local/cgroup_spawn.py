@@ -6,7 +6,9 @@ a cgroup (glibc's POSIX_SPAWN_SETCGROUP arrives in 2.39), so ``cgroup_spawn.c`` 
 the cgroup as a sibling of itself (CLONE_PARENT, so the driver is its parent and waits for it) and exits. The helper
 is compiled from the package's source with the machine's C compiler into the cache folder (once; a background
 thread does it on a driver's first job). Where there is no compiler, or the kernel lacks clone3 (Linux < 5.7), jobs
-start as before: moved in after their start, their ranks held until they are inside.
+start as before: moved in after their start, their ranks held until they are inside. With ``job_namespace`` the
+helper also makes the job's mount namespace, without CAP_SYS_ADMIN and CAP_SYS_PTRACE for what it starts, and sends
+a descriptor of it with its report (Spawning.namespace), by which the driver makes the job's binds there.
 """
 
 from __future__ import annotations
