@@ -37,39 +37,32 @@
 #define CLONE_INTO_CGROUP 0x200000000ULL
 #endif
 
-static void report(const char *text) {
-    size_t left = strlen(text);
-    while (left > 0) {
-        ssize_t written = write(3, text, left);
-        if (written < 0 && errno == EINTR) continue;
-        if (written <= 0) return;
-        text += written;
-        left -= (size_t)written;
-    }
-}
-
-/* The report with a descriptor attached (SCM_RIGHTS): a line this short goes in one message. */
-static void report_with(const char *text, int fd) {
+/* One line on the report socket, with descriptor ``fd`` attached (SCM_RIGHTS) unless it is -1; a line this short
+ * goes in one message. */
+static void report(const char *text, int fd) {
     struct iovec line = {.iov_base = (void *)text, .iov_len = strlen(text)};
     union {
         char bytes[CMSG_SPACE(sizeof(int))];
         struct cmsghdr align;
     } control;
     memset(&control, 0, sizeof control);
-    struct msghdr message = {.msg_iov = &line, .msg_iovlen = 1, .msg_control = control.bytes,
-                             .msg_controllen = sizeof control.bytes};
-    struct cmsghdr *header = CMSG_FIRSTHDR(&message);
-    header->cmsg_level = SOL_SOCKET;
-    header->cmsg_type = SCM_RIGHTS;
-    header->cmsg_len = CMSG_LEN(sizeof(int));
-    memcpy(CMSG_DATA(header), &fd, sizeof fd);
+    struct msghdr message = {.msg_iov = &line, .msg_iovlen = 1};
+    if (fd >= 0) {
+        message.msg_control = control.bytes;
+        message.msg_controllen = sizeof control.bytes;
+        struct cmsghdr *header = CMSG_FIRSTHDR(&message);
+        header->cmsg_level = SOL_SOCKET;
+        header->cmsg_type = SCM_RIGHTS;
+        header->cmsg_len = CMSG_LEN(sizeof(int));
+        memcpy(CMSG_DATA(header), &fd, sizeof fd);
+    }
     while (sendmsg(3, &message, 0) < 0 && errno == EINTR) continue;
 }
 
 static int fail(const char *where, int code) {
     char line[96];
     snprintf(line, sizeof line, "error %s %d\n", where, code);
-    report(line);
+    report(line, -1);
     return 0;
 }
 
@@ -143,10 +136,6 @@ int main(int argc, char **argv) {
     } else {
         snprintf(line, sizeof line, "%ld\n", pid);
     }
-    if (namespace >= 0 && got != (ssize_t)sizeof code) {
-        report_with(line, namespace);
-    } else {
-        report(line);
-    }
+    report(line, got == (ssize_t)sizeof code ? -1 : namespace);
     return 0;
 }

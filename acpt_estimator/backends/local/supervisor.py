@@ -151,7 +151,7 @@ class Supervisor:
         self._request = (argv, env)
         self._preparing.set()
         self._spawned.set()
-        if self._direct and self._thread.ident is None:
+        if self._direct:
             helper = cgroup_spawn.ready()
             if helper:  # else the watcher starts it (the helper was found unusable since prepare)
                 self._spawning = cgroup_spawn.start(helper, tracker.birth_cgroup(), list(argv), env,
@@ -223,10 +223,7 @@ class Supervisor:
                 self._binds_given.wait()
                 if self._binds is None:  # the caller's planning failed: it ends the job (job._discard)
                     return
-                if joined is not None:
-                    with mount_ns.joined(joined):
-                        mount_ns.bind(self._binds)
-                else:
+                with mount_ns.joined(joined) if joined is not None else contextlib.nullcontext():
                     mount_ns.bind(self._binds)
             if self._on_tracked is not None:
                 self._on_tracked()
