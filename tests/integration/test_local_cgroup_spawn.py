@@ -153,7 +153,10 @@ def test_with_the_job_namespace_the_command_gets_a_private_namespace_without_the
     _, status = os.waitpid(pid, 0)
     os.close(spawning.namespace)
     assert os.waitstatus_to_exitcode(status) == 0
-    lines = out.read_text().splitlines()
+    _check_the_job_namespace(out.read_text().splitlines(), job_namespace, own_namespace, thread_namespace, view)
+
+
+def _check_the_job_namespace(lines, job_namespace, own_namespace, thread_namespace, view) -> None:
     assert lines[0] == job_namespace  # the command's is the one the helper sent
     assert thread_namespace == own_namespace  # the joining thread is back in the driver's
     assert "seen-through-the-bind" in lines  # the bind made by pid reached the command
@@ -180,6 +183,19 @@ def test_a_namespace_the_helper_could_not_make_is_reported_as_such(tmp_path):
     assert "CAP_SETPCAP" in str(mount_ns.namespace_refused("capabilities", err.value))
 
 
+def test_a_namespace_the_server_s_child_could_not_make_is_reported_and_that_child_reaped():
+    child = subprocess.Popen(["/bin/true"])  # stands in for the request's child, which exits after reporting
+    report, server_end = socket.socketpair()
+    server_end.sendall(f"error capabilities 1 {child.pid}\n".encode())
+    server_end.close()
+    with pytest.raises(cgroup_spawn.NamespaceRefused) as err:
+        cgroup_spawn.Spawning(None, report, "/usr/bin/mpiexec", job_namespace=True).finish()
+    assert err.value.where == "capabilities" and err.value.errno == 1
+    with pytest.raises(ChildProcessError):
+        os.waitpid(child.pid, os.WNOHANG)  # reaped by finish()
+    child.returncode = 0  # (so Popen does not wait for it again)
+
+
 def test_a_started_command_whose_namespace_did_not_come_is_ended_not_run_without_it():
     command = subprocess.Popen(["/bin/sleep", "30"])  # stands in for mpiexec, started by the helper
     helper = subprocess.Popen(["/bin/true"])
@@ -189,3 +205,94 @@ def test_a_started_command_whose_namespace_did_not_come_is_ended_not_run_without
     with pytest.raises(cgroup_spawn.NamespaceRefused):
         cgroup_spawn.Spawning(helper.pid, report, "/usr/bin/mpiexec", job_namespace=True).finish()
     assert not os.path.exists(f"/proc/{command.pid}")  # killed and reaped
+
+
+# ---- the driver's spawn server (cgroup_spawn.launch): the helper's --serve mode, one process for every job ----------
+
+def _served(helper, group, argv, env, log, job_namespace=False) -> cgroup_spawn.Spawning:
+    spawning = cgroup_spawn.launch(helper, group, argv, env, str(log), job_namespace)
+    assert spawning is not None and spawning.helper_pid is None  # the server took it: no helper process of its own
+    return spawning
+
+
+def test_the_spawn_server_starts_every_launcher_inside_its_cgroup_as_a_child_of_the_driver(helper, group, tmp_path):
+    script = ('cat /proc/self/cgroup; echo "session $(cut -d" " -f6 /proc/$$/stat) pid $$"; ls /proc/$$/fd; '
+              'echo "env $ACPT_TEST_VALUE $1"; read nothing || echo "stdin empty"')
+    servers = set()
+    for job in range(2):
+        log = tmp_path / f"mpiexec-{job}.txt"
+        log.write_text("before\n")  # appended to, as the launcher's log always is
+        pid = _served(helper, group, ["/bin/sh", "-c", script, "sh", f"job {job}"], {"ACPT_TEST_VALUE": "passed on"},
+                      log).finish()
+        servers.add(cgroup_spawn._servers[os.getpid()].pid)
+        _, status = os.waitpid(pid, 0)  # the driver's own child (CLONE_PARENT of the server): waited for here
+        assert os.waitstatus_to_exitcode(status) == 0
+        lines = log.read_text().splitlines()
+        assert lines[0] == "before" and f"0::{_own_name(group)}" in lines
+        assert f"session {pid} pid {pid}" in lines
+        assert f"env passed on job {job}" in lines and lines[-1] == "stdin empty"
+        fds = lines[lines.index(f"session {pid} pid {pid}") + 1:lines.index(f"env passed on job {job}")]
+        assert {"0", "1", "2"} <= set(fds) and not {"3", "4", "5"} & set(fds)  # nothing of the server's or ours
+    assert len(servers) == 1  # one server for both jobs
+    server = cgroup_spawn._servers[os.getpid()]
+    assert os.readlink(f"/proc/{server.pid}/exe") == helper
+    server.close()
+    assert not os.path.exists(f"/proc/{server.pid}")  # ended with its channel, and reaped
+    assert os.getpid() not in cgroup_spawn._servers  # the next launch starts a new one
+
+
+def test_through_the_server_a_command_that_cannot_be_executed_raises_and_leaves_no_process(helper, group, tmp_path):
+    spawning = _served(helper, group, ["/no/such/launcher"], {}, tmp_path / "log.txt")
+    with pytest.raises(FileNotFoundError) as err:
+        spawning.finish()
+    assert err.value.filename == "/no/such/launcher"
+    with open(os.path.join(group, "cgroup.procs"), encoding="utf-8") as handle:
+        assert handle.read().split() == []  # the process that tried was reaped, the cgroup is empty
+    assert cgroup_spawn.ready() == helper  # the server works: jobs keep using it
+    cgroup_spawn._servers[os.getpid()].close()
+
+
+def test_what_the_server_cannot_take_a_helper_of_its_own_starts(helper, group, tmp_path):
+    """A request larger than the channel carries (a huge environment) or the server gone: the helper starts it."""
+    log = tmp_path / "log.txt"
+    big = {f"BIG_{n}": "x" * 100_000 for n in range(6)}  # 600 kB: more than a socket's buffer, less than exec's limit
+    spawning = cgroup_spawn.launch(helper, group, ["/bin/sh", "-c", 'echo "${#BIG_5}"'], big, str(log))
+    assert spawning.helper_pid is not None  # a helper of its own
+    _, status = os.waitpid(spawning.finish(), 0)
+    assert os.waitstatus_to_exitcode(status) == 0 and log.read_text().split() == ["100000"]
+    server = cgroup_spawn._servers[os.getpid()]  # still serving the next job
+    os.kill(server.pid, 9)
+    os.waitpid(server.pid, 0)
+    spawning = cgroup_spawn.launch(helper, group, ["/bin/true"], {}, str(log))
+    assert spawning.helper_pid is not None and os.getpid() not in cgroup_spawn._servers  # gone: forgotten
+    os.waitpid(spawning.finish(), 0)
+    assert _served(helper, group, ["/bin/true"], {}, log).finish() is not None  # a new server for the next
+    cgroup_spawn._servers[os.getpid()].close()
+
+
+@pytest.mark.skipif(not mount_ns.available(), reason="needs root with CAP_SYS_ADMIN (mount namespaces)")
+def test_through_the_server_the_job_namespace_is_the_same(helper, group, tmp_path):
+    view, outside, go = tmp_path / "view", tmp_path / "outside", tmp_path / "go"
+    view.mkdir()
+    outside.mkdir()
+    log = tmp_path / "log.txt"
+    script = 'until [ -e "$1" ]; do sleep 0.01; done; readlink /proc/self/ns/mnt; cat /proc/self/status; ls "$0"'
+    spawning = _served(helper, group, ["/bin/sh", "-c", script, str(view), str(go)], {}, log, job_namespace=True)
+    pid = spawning.finish()
+    own_namespace = os.readlink("/proc/self/ns/mnt")
+    job_namespace = os.readlink(f"/proc/self/fd/{spawning.namespace}")
+    assert job_namespace.startswith("mnt:[") and job_namespace != own_namespace
+
+    def bind_in_its_namespace():
+        with mount_ns.joined(spawning.namespace):
+            mount_ns.bind([Mount(str(outside), str(view), writable=False)])
+        return os.readlink("/proc/thread-self/ns/mnt")
+
+    (outside / "seen-through-the-bind").write_text("x")
+    thread_namespace = _on_a_thread(bind_in_its_namespace)
+    go.write_text("")
+    _, status = os.waitpid(pid, 0)
+    os.close(spawning.namespace)
+    assert os.waitstatus_to_exitcode(status) == 0
+    _check_the_job_namespace(log.read_text().splitlines(), job_namespace, own_namespace, thread_namespace, view)
+    cgroup_spawn._servers[os.getpid()].close()

@@ -63,8 +63,9 @@ def test_mpiexec_and_every_rank_are_born_in_the_job_cgroup_with_the_exact_enviro
     else:
         monkeypatch.setenv(cgroup_spawn.DISABLE_VAR, "0")
     spawned = []
-    real_start = cgroup_spawn.start  # what both the submitting thread's launch and the watcher's call
-    monkeypatch.setattr(cgroup_spawn, "start", lambda *a, **k: spawned.append(a[1]) or real_start(*a, **k))
+    real_launch, real_spawn = cgroup_spawn.launch, cgroup_spawn.spawn  # the submitting thread's, the watcher's
+    monkeypatch.setattr(cgroup_spawn, "launch", lambda *a, **k: spawned.append(a[1]) or real_launch(*a, **k))
+    monkeypatch.setattr(cgroup_spawn, "spawn", lambda *a, **k: spawned.append(a[1]) or real_spawn(*a, **k))
     monkeypatch.setenv("ACPT_TEST_ODD", ODD)
     monkeypatch.setenv("PMI_STALE", "from an outer MPI job")  # launcher-owned: must not reach the ranks
     (tmp_path / "src").mkdir()

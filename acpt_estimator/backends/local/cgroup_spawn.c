@@ -16,6 +16,18 @@
  * reach the driver's view through /proc (mount_ns.drop_job_capabilities is the same for a thread). Done here, the
  * driver starts a job from the thread that submits it, without handing the launch to a thread of its own.
  * A failure reports "error unshare|private|capabilities <errno>" and starts nothing.
+ *
+ * usage: acpt-cgroup-spawn --serve
+ *
+ * The same for a driver's every job, without a helper process per job: descriptor 3 is a SOCK_SEQPACKET socket from
+ * the driver, and each message on it is one request, until the driver closes its end. A request carries two
+ * descriptors (SCM_RIGHTS): the request's report socket (the one-shot mode's descriptor 3) and the command's output
+ * (its descriptors 1 and 2; 0 is /dev/null); its text is NUL-terminated fields: "ns" or "plain" (--job-namespace or
+ * not), the cgroup folder, the number of arguments, the arguments, then the command's environment (NAME=value).
+ * The command is cloned into the cgroup as this server's sibling (the driver's child), and reports "<pid>\n" itself
+ * (with its namespace's descriptor) just before it executes the command; if that fails, "error exec <errno> <pid>\n"
+ * follows. The report socket closes when the command has been executed. A namespace step that fails in that child
+ * reports "error <step> <errno> <pid>".
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -26,6 +38,7 @@
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
@@ -36,6 +49,8 @@
 #ifndef CLONE_INTO_CGROUP
 #define CLONE_INTO_CGROUP 0x200000000ULL
 #endif
+
+static int report_to = 3;  /* the report socket: descriptor 3, or a request's own (--serve) */
 
 /* One line on the report socket, with descriptor ``fd`` attached (SCM_RIGHTS) unless it is -1; a line this short
  * goes in one message. */
@@ -56,12 +71,15 @@ static void report(const char *text, int fd) {
         header->cmsg_len = CMSG_LEN(sizeof(int));
         memcpy(CMSG_DATA(header), &fd, sizeof fd);
     }
-    while (sendmsg(3, &message, 0) < 0 && errno == EINTR) continue;
+    while (sendmsg(report_to, &message, 0) < 0 && errno == EINTR) continue;
 }
+
+static long failing_pid;  /* a --serve request's child: its pid goes with its failure, so the driver reaps it */
 
 static int fail(const char *where, int code) {
     char line[96];
-    snprintf(line, sizeof line, "error %s %d\n", where, code);
+    if (failing_pid) snprintf(line, sizeof line, "error %s %d %ld\n", where, code, failing_pid);
+    else snprintf(line, sizeof line, "error %s %d\n", where, code);
     report(line, -1);
     return 0;
 }
@@ -90,9 +108,117 @@ static int enter_job_namespace(void) {
     return 0;
 }
 
+/* A request's child, the command's process-to-be: its namespace (with ``job_namespace``), session and descriptors,
+ * its report, then the command. Never returns. */
+static void become_command(int job_namespace, int output, char **argv, char **envp) {
+    failing_pid = (long)getpid();
+    if (job_namespace && enter_job_namespace() != 0) _exit(0);
+    int namespace = job_namespace ? open("/proc/self/ns/mnt", O_RDONLY | O_CLOEXEC) : -1;
+    if (job_namespace && namespace < 0) {
+        fail("private", errno);
+        _exit(0);
+    }
+    int nothing = open("/dev/null", O_RDONLY | O_CLOEXEC);
+    char line[64];
+    int code = 0;
+    if (setsid() < 0 || nothing < 0 || dup2(nothing, 0) < 0 || dup2(output, 1) < 0 || dup2(output, 2) < 0) {
+        code = errno;
+    } else {
+        snprintf(line, sizeof line, "%ld\n", (long)getpid());
+        report(line, namespace);
+        execve(argv[0], argv, envp);
+        code = errno;
+    }
+    snprintf(line, sizeof line, "error exec %d %ld\n", code, (long)getpid());
+    report(line, -1);
+    _exit(127);
+}
+
+/* One request of --serve (see the top): its fields in ``text`` (``size`` bytes), its descriptors already taken. */
+static void serve_one(char *text, size_t size, int output) {
+    char **fields = calloc(size + 2, sizeof *fields);  /* every field, and room for the NULL ending argv */
+    size_t count = 0;
+    for (size_t start = 0, i = 0; fields && i < size; i++) {
+        if (text[i] == '\0') {
+            fields[count++] = text + start;
+            start = i + 1;
+        }
+    }
+    char *end = NULL;
+    long argc = count >= 3 ? strtol(fields[2], &end, 10) : -1;
+    if (!fields || count < 3 || !end || *end != '\0' || argc < 1 || (size_t)argc > count - 3) {
+        fail("request", EINVAL);
+        free(fields);
+        return;
+    }
+    int job_namespace = strcmp(fields[0], "ns") == 0;
+    size_t variables = count - 3 - (size_t)argc;
+    char **argv = fields + 3;
+    memmove(argv + argc + 1, argv + argc, variables * sizeof *fields);  /* the variables move up for argv's NULL */
+    argv[argc] = NULL;
+    char **envp = argv + argc + 1;
+    envp[variables] = NULL;
+    int group = open(fields[1], O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (group < 0) {
+        fail("open", errno);
+        free(fields);
+        return;
+    }
+    struct clone_args args;
+    memset(&args, 0, sizeof args);
+    args.flags = CLONE_INTO_CGROUP | CLONE_PARENT;
+    args.cgroup = (uint64_t)group;
+    long pid = syscall(SYS_clone3, &args, sizeof args);
+    if (pid == 0) become_command(job_namespace, output, argv, envp);
+    if (pid < 0) fail("clone3", errno);
+    close(group);
+    free(fields);
+}
+
+/* --serve: requests until the driver closes its end of descriptor 3. */
+static int serve(void) {
+    for (;;) {
+        ssize_t size = recv(3, NULL, 0, MSG_PEEK | MSG_TRUNC);
+        if (size < 0 && errno == EINTR) continue;
+        if (size <= 0) return 0;
+        char *text = malloc((size_t)size + 1);
+        if (!text) return 1;
+        union {
+            char bytes[CMSG_SPACE(2 * sizeof(int))];
+            struct cmsghdr align;
+        } control;
+        struct iovec whole = {.iov_base = text, .iov_len = (size_t)size};
+        struct msghdr message = {.msg_iov = &whole, .msg_iovlen = 1, .msg_control = control.bytes,
+                                 .msg_controllen = sizeof control.bytes};
+        ssize_t got;
+        while ((got = recvmsg(3, &message, MSG_CMSG_CLOEXEC)) < 0 && errno == EINTR) continue;
+        if (got <= 0) return got == 0 ? 0 : 1;
+        int descriptors[2] = {-1, -1};
+        size_t taken = 0;
+        for (struct cmsghdr *header = CMSG_FIRSTHDR(&message); header; header = CMSG_NXTHDR(&message, header)) {
+            if (header->cmsg_level == SOL_SOCKET && header->cmsg_type == SCM_RIGHTS) {
+                size_t n = (header->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+                for (size_t i = 0; i < n; i++) {
+                    int fd;
+                    memcpy(&fd, CMSG_DATA(header) + i * sizeof(int), sizeof fd);
+                    if (taken < 2) descriptors[taken++] = fd;
+                    else close(fd);
+                }
+            }
+        }
+        if (taken == 2) {
+            report_to = descriptors[0];
+            serve_one(text, (size_t)got, descriptors[1]);
+        }
+        for (size_t i = 0; i < taken; i++) close(descriptors[i]);
+        free(text);
+    }
+}
+
 int main(int argc, char **argv) {
     /* The report descriptor must not reach the command: the driver reads it until the helper has exited. */
     if (fcntl(3, F_SETFD, FD_CLOEXEC) != 0) return 1;
+    if (argc == 2 && strcmp(argv[1], "--serve") == 0) return serve();
     int job_namespace = argc > 1 && strcmp(argv[1], "--job-namespace") == 0;
     argv += job_namespace;
     argc -= job_namespace;

@@ -9,19 +9,27 @@ thread does it on a driver's first job). Where there is no compiler, or the kern
 start as before: moved in after their start, their ranks held until they are inside. With ``job_namespace`` the
 helper also makes the job's mount namespace, without CAP_SYS_ADMIN and CAP_SYS_PTRACE for what it starts, and sends
 a descriptor of it with its report (Spawning.namespace), by which the driver makes the job's binds there.
+
+A job's launcher is started by the driver's spawn server where it can be (launch()): the same helper in its --serve
+mode, started once per driver and fed a request per job, which spares each launch a helper process (its start and
+end cost ~0.4 ms of a trivial job here).
 """
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import logging
 import os
 import signal
 import socket
+import threading
+import time
 
 from .native import NativeHelper
 
 DISABLE_VAR = "ACPT_ESTIMATOR_CGROUP_SPAWN"  # "0": never use the helper (then jobs are moved in after their start)
+SERVER_VAR = "ACPT_ESTIMATOR_SPAWN_SERVER"  # "0": a helper process per job instead of the driver's spawn server
 logger = logging.getLogger(__name__)
 _HELPER = NativeHelper("acpt-cgroup-spawn", "cgroup_spawn.c", DISABLE_VAR)
 _state = _HELPER.state
@@ -46,7 +54,7 @@ class NamespaceRefused(OSError):
 class Spawning:
     """The helper started and starting the command: ``finish()`` waits (without the GIL) for its report."""
 
-    def __init__(self, helper_pid: int, report: socket.socket, command: str, job_namespace: bool):
+    def __init__(self, helper_pid: int | None, report: socket.socket, command: str, job_namespace: bool):
         self.helper_pid, self._report, self._command, self._job_namespace = helper_pid, report, command, job_namespace
         self.namespace: int | None = None  # with job_namespace: a descriptor of the command's namespace (caller's)
 
@@ -65,8 +73,14 @@ class Spawning:
                 chunks.append(chunk)
         finally:
             self._report.close()
-            os.waitpid(self.helper_pid, 0)
+            if self.helper_pid is not None:  # (the spawn server's requests have no helper process of their own)
+                os.waitpid(self.helper_pid, 0)
         words = b"".join(chunks).decode("ascii", "replace").split()
+        if len(words) == 5 and words[0].isdigit() and words[1:3] == ["error", "exec"]:
+            words = words[1:]  # the server's command reports its pid before it executes the command, then why not
+        if len(words) == 4 and words[0] == "error" and words[1] in _NAMESPACE_STEPS and words[3].isdigit():
+            os.waitpid(int(words[3]), 0)  # the server's child that could not make the namespace: ours, reaped here
+            words = words[:3]
         if len(words) == 1 and words[0].isdigit() and len(received) == int(self._job_namespace):
             self.namespace = received[0] if received else None
             return int(words[0])
@@ -87,6 +101,107 @@ class Spawning:
 
 
 _NAMESPACE_STEPS = ("unshare", "private", "capabilities")
+
+
+def file_actions(log_path: str) -> list:
+    """A launcher's descriptors 0-2: nothing to read, its own output appended to ``log_path``."""
+    return [(os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0),
+            (os.POSIX_SPAWN_OPEN, 1, log_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644),
+            (os.POSIX_SPAWN_DUP2, 1, 2)]
+
+
+def launch(helper: str, cgroup_dir: str, argv, env, log_path: str, job_namespace: bool = False) -> Spawning | None:
+    """start() for a job's launcher, its output appended to ``log_path``: through this driver's spawn server where
+    it runs, else by a helper process of its own."""
+    if os.environ.get(SERVER_VAR) != "0":
+        server = _server(helper)
+        spawning = server.request(cgroup_dir, argv, env, log_path, job_namespace) if server is not None else None
+        if spawning is not None:
+            return spawning
+    return start(helper, cgroup_dir, argv, env, file_actions(log_path), job_namespace)
+
+
+class _Server:
+    """The helper in its --serve mode: a child of this driver, in a session of its own, that clones each launcher
+    it is asked for into its cgroup as its sibling (so a child of this driver too). It ends when this driver closes
+    its end of the channel, at the latest when the driver exits."""
+
+    def __init__(self, helper: str):
+        self.helper, self.owner = helper, os.getpid()
+        self.channel, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        try:
+            self.pid = os.posix_spawn(helper, [helper, "--serve"], {}, setsid=True, file_actions=[
+                *((os.POSIX_SPAWN_OPEN, fd, os.devnull, os.O_RDWR, 0) for fd in (0, 1, 2)),
+                (os.POSIX_SPAWN_DUP2, theirs.fileno(), 3)])
+        except BaseException:
+            self.channel.close()
+            raise
+        finally:
+            theirs.close()
+
+    def request(self, cgroup_dir: str, argv, env, log_path: str, job_namespace: bool) -> Spawning | None:
+        """The launch as a request (its report read by Spawning.finish); None where the server cannot take it: a
+        NUL in an argument or variable, a request larger than the channel carries, or the server gone (then a
+        helper of its own starts it, and says why if that fails too)."""
+        fields = [b"ns" if job_namespace else b"plain", os.fsencode(cgroup_dir), str(len(argv)).encode(),
+                  *map(os.fsencode, argv), *(os.fsencode(f"{name}={value}") for name, value in env.items())]
+        if any(b"\0" in field for field in fields):
+            return None
+        try:
+            output = os.open(log_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_CLOEXEC, 0o644)
+        except OSError:
+            return None
+        report, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            socket.send_fds(self.channel, [b"\0".join(fields) + b"\0"], [theirs.fileno(), output])
+        except OSError as err:
+            report.close()
+            if err.errno != errno.EMSGSIZE:
+                self.close()
+            return None
+        finally:
+            theirs.close()
+            os.close(output)
+        return Spawning(None, report, argv[0], job_namespace)
+
+    def close(self) -> None:
+        """Stop using this server: it ends on its channel's end."""
+        with _server_lock:
+            _retire(self)
+
+
+def _retire(server: _Server) -> None:
+    """(``_server_lock`` held.) Forget ``server`` and close its channel; reaped once it has ended (at once)."""
+    if _servers.get(server.owner) is server:
+        del _servers[server.owner]
+    server.channel.close()
+    if server.owner != os.getpid():
+        return  # a forked driver's copy: the server is its parent's child
+    for _ in range(1000):
+        try:
+            if os.waitpid(server.pid, os.WNOHANG)[0]:
+                return
+        except ChildProcessError:
+            return
+        time.sleep(0.001)
+
+
+_servers: dict = {}  # driver pid -> its _Server (a forked driver starts its own: the server's siblings are ours)
+_server_lock = threading.Lock()
+
+
+def _server(helper: str) -> _Server | None:
+    with _server_lock:
+        server = _servers.get(os.getpid())
+        if server is not None and server.helper != helper:  # a rebuilt helper
+            _retire(server)
+            server = None
+        if server is None:
+            try:
+                server = _servers[os.getpid()] = _Server(helper)
+            except OSError:
+                return None
+        return server
 
 
 def start(helper: str, cgroup_dir: str, argv, env, file_actions, job_namespace: bool = False) -> Spawning | None:

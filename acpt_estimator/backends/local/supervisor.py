@@ -154,8 +154,8 @@ class Supervisor:
         if self._direct:
             helper = cgroup_spawn.ready()
             if helper:  # else the watcher starts it (the helper was found unusable since prepare)
-                self._spawning = cgroup_spawn.start(helper, tracker.birth_cgroup(), list(argv), env,
-                                                    launcher_file_actions(self.launcher_log), bool(self._namespace))
+                self._spawning = cgroup_spawn.launch(helper, tracker.birth_cgroup(), list(argv), env,
+                                                     self.launcher_log, bool(self._namespace))
             if self._spawning is not None:
                 self._spawn_begun.set()
         self._start_watcher()  # (started by prepare() unless direct)
@@ -399,13 +399,6 @@ class Supervisor:
                        stragglers=self._stragglers)
 
 
-def launcher_file_actions(log_path: str) -> list:
-    """mpiexec's descriptors 0-2: nothing to read, its own output appended to ``log_path``."""
-    return [(os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0),
-            (os.POSIX_SPAWN_OPEN, 1, log_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644),
-            (os.POSIX_SPAWN_DUP2, 1, 2)]
-
-
 class _Process:
     """mpiexec, our child: started with posix_spawn in a new session, or inside ``cgroup_dir`` from birth where the
     helper for that is built (cgroup_spawn; ``born_inside`` says which).
@@ -422,7 +415,7 @@ class _Process:
 
     @classmethod
     def spawn(cls, argv, env, log_path, cgroup_dir=None, on_spawned=None) -> "_Process":
-        actions = launcher_file_actions(log_path)
+        actions = cgroup_spawn.file_actions(log_path)
         helper = cgroup_spawn.ready() if cgroup_dir else None
         pid = cgroup_spawn.spawn(helper, cgroup_dir, list(argv), env, actions, on_spawned) if helper else None
         born_inside = pid is not None
