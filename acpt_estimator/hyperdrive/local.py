@@ -226,7 +226,7 @@ class LocalHyperDriveRun(_SweepRun):
             "hyperparameters": params, "earlyTerminated": dict(self._stopped_at),
             "primaryMetricConfig": cfg.primary_metric_config,
             "properties": self.properties,
-            "supervisor": {"pid": os.getpid(), "startTicks": procs.start_time(os.getpid())},
+            "supervisor": {"pid": os.getpid(), "startTicks": procs.own_start_time()},
             "error": {"code": "SystemError", "message": self._error} if self._error else None})
 
     def early_terminated(self) -> dict:

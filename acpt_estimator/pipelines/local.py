@@ -84,7 +84,7 @@ class LocalPipelineRun:
             "runId": self.paths.run_id, "experimentName": spec.experiment_name or experiment.name,
             "runType": "azureml.PipelineRun", "status": "Running", "createdTime": time.time(),
             "startTime": time.time(), "endTime": None, "target": "local", "submittedBy": user(),
-            "supervisor": {"pid": os.getpid(), "startTicks": procs.start_time(os.getpid())},
+            "supervisor": {"pid": os.getpid(), "startTicks": procs.own_start_time()},
             "description": spec.description, "tags": dict(spec.tags),
             "properties": {"azureml.runsource": "azureml.PipelineRun", "acpt.continueOnStepFailure":
                            str(spec.continue_on_step_failure)},

@@ -12,7 +12,7 @@ import threading
 import time
 
 from . import cgroup_spawn
-from .signals import kill_all, start_time, terminate
+from .signals import kill_all, read_proc, start_time, terminate
 
 _PREFIX = "acpt-"
 # One guardian per driver process, started with the first job: the kernel sends it SIGTERM when the driver
@@ -31,11 +31,9 @@ def _own_cgroup() -> str | None:
     Where a cgroup lies is worked out from /proc/self/mountinfo once per cgroup name (a few hundred lines to parse
     on every launch otherwise); which cgroup the driver is in is read each time.
     """
-    try:
-        with open("/proc/self/cgroup", encoding="utf-8") as handle:
-            path = next((line.strip()[3:] for line in handle if line.startswith("0::")), None)
-    except OSError:
-        return None
+    listing = read_proc("/proc/self/cgroup")  # (os.read: a third of open()'s cost, on every launch)
+    path = next((line[3:].decode("utf-8", "surrogateescape") for line in (listing or b"").splitlines()
+                 if line.startswith(b"0::")), None)
     if path is None:
         return None
     if path not in _folders:

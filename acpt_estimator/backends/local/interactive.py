@@ -29,7 +29,7 @@ def start(experiment, run_id: str | None = None, parent_id: str | None = None, d
         "workspace": {"name": getattr(workspace, "name", "local"),
                       "subscription_id": getattr(workspace, "subscription_id", None),
                       "resource_group": getattr(workspace, "resource_group", None)},
-        "supervisor": {"pid": os.getpid(), "startTicks": procs.start_time(os.getpid())},
+        "supervisor": {"pid": os.getpid(), "startTicks": procs.own_start_time()},
         "runDefinition": {}, "tags": {}, "properties": {}, "mlflow": {}})
     return paths
 

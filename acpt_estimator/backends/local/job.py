@@ -328,7 +328,7 @@ def _plan(job: LocalJob, spec, ctx: LaunchContext, input_mounts, now, files) -> 
     job.supervisor.bind(mounts)  # made on the watcher thread while the rest is planned
     ctx = attrs.evolve(
         ctx, master_port=_free_port(), mounts=tuple(mounts),
-        base_env={**os.environ, **store_view.grant_env(paths.root, store_home)} if job.view else os.environ,
+        base_env={**ctx.base_env, **store_view.grant_env(paths.root, store_home)} if job.view else ctx.base_env,
         mlflow_tracking_uri=mlflow_sqlite.tracking_uri(store_home), mlflow_run_id=job.mlflow_run or "",
         rendezvous_port=_free_port() if needs_job_runtime(spec) else 0)
     ranks = plan_ranks(spec, ctx, job.launcher.env)
@@ -389,7 +389,7 @@ def _initial_record(spec, experiment, run_id, now, input_paths, output_paths, la
         "properties": {"azureml.runsource": "experiment", "_azureml.ComputeTargetType": "local",
                        "acpt.requestedTarget": str(spec.compute.target), "acpt.launcher": launcher.description},
         "tags": dict(spec.tags), "submittedBy": user(),
-        "supervisor": {"pid": os.getpid(), "startTicks": procs.start_time(os.getpid())},
+        "supervisor": {"pid": os.getpid(), "startTicks": procs.own_start_time()},
         "inputs": {item.reference_name: input_paths[item.name] for item in spec.inputs},
         "inputDatasets": [{"dataset": {"name": item.dataset_name or item.reference_name, "uri": item.uri},
                            "consumptionDetails": {"type": "RunInput", "inputName": item.reference_name,

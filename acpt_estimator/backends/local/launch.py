@@ -59,6 +59,8 @@ def marker(run_id: str) -> tuple[str, str]:
 
 
 def _frozen(value) -> Mapping[str, str]:
+    if isinstance(value, MappingProxyType):  # frozen already (attrs.evolve converts every field again)
+        return value
     return MappingProxyType(dict(value or {}))
 
 

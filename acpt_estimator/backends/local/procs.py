@@ -7,7 +7,7 @@ import threading
 
 from . import cgroup_spawn, rank_exec
 from .cgroup import CgroupTracker, job_cgroups_usable, setpriv
-from .signals import proc_stat, read_proc, start_time, terminate
+from .signals import own_start_time, proc_stat, read_proc, start_time, terminate
 
 PR_SET_CHILD_SUBREAPER = 36
 TRACKING_VAR = "ACPT_ESTIMATOR_PROCESS_TRACKING"  # "subreaper" forces the fallback (tests, odd kernels)

@@ -43,6 +43,17 @@ def start_time(pid: int) -> int | None:
     return None if info is None else info[2]
 
 
+def own_start_time() -> int | None:
+    """start_time() of this process, read once (a forked child reads its own): every run record carries it."""
+    pid = os.getpid()
+    if _own_start[0] != pid:
+        _own_start[:] = [pid, start_time(pid)]
+    return _own_start[1]
+
+
+_own_start: list = [None, None]
+
+
 def read_proc(path: str) -> bytes | None:
     """A /proc file's whole content, or None when it cannot be read (the process is gone, or not ours to read).
     os.open/os.read rather than open(): a subreaper-tracked job reads every process's stat and environ as it ends,
