@@ -34,3 +34,30 @@ def test_write_text_is_a_staged_text_committed_at_once(tmp_path):
         atomic.write_text(str(dest), text)
         assert dest.read_text() == text
     assert os.listdir(tmp_path) == ["record.json"]
+
+
+def test_a_staged_text_goes_into_a_given_regular_file_and_leaves_no_temporary(tmp_path):
+    dest, slot = tmp_path / "run.json", tmp_path / ".reserve"
+    dest.write_text("old")
+    slot.write_bytes(bytes(65536))  # the run's reserve, released (emptied) by the write
+    staged = atomic.StagedText(str(dest), "new", into=str(slot))
+    assert staged.tmp == str(slot) and slot.read_text() == "new" and dest.read_text() == "old"
+    staged.commit()
+    assert dest.read_text() == "new" and sorted(os.listdir(tmp_path)) == ["run.json"]
+
+
+def test_a_given_file_that_is_no_regular_file_is_left_alone_and_a_temporary_used(tmp_path):
+    """What a job may have left in its run folder in the reserve's place: never followed, opened or blocked on."""
+    other = tmp_path / "other.json"
+    other.write_text("someone else's")
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    (tmp_path / "folder").mkdir()
+    os.symlink(other, tmp_path / "link")
+    for name in ("fifo", "folder", "link", "missing"):
+        dest = tmp_path / f"{name}.json"
+        staged = atomic.StagedText(str(dest), name, into=str(tmp_path / name))
+        assert staged.tmp != str(tmp_path / name) and os.path.basename(staged.tmp).startswith(f".{name}.json.")
+        staged.commit()
+        assert dest.read_text() == name
+    assert other.read_text() == "someone else's"

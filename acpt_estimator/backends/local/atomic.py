@@ -6,6 +6,7 @@ import errno
 import os
 import re
 import shutil
+import stat
 import tempfile
 
 # The writer's pid is part of every temporary name, so the next writer can tell a dead writer's leftovers.
@@ -43,10 +44,16 @@ class StagedText:
     atomically, ``discard()`` drops it. A run's final record is staged while its launcher is still ending and
     committed once it has."""
 
-    def __init__(self, dest: str, text: str):
+    def __init__(self, dest: str, text: str, into: str | None = None):
+        """``into``: an existing regular file beside ``dest`` to write ``text`` into (its content replaced) instead
+        of a new temporary, where there is one (store.write_final_json: the run's reserve)."""
         self.dest = dest
-        handle, self.tmp = tempfile.mkstemp(dir=os.path.dirname(dest), prefix=f".{os.path.basename(dest)}."
-                                            f"{os.getpid()}.", suffix=".tmp")
+        handle = _regular_file(into) if into is not None else None
+        if handle is not None:
+            self.tmp = into
+        else:
+            handle, self.tmp = tempfile.mkstemp(dir=os.path.dirname(dest), prefix=f".{os.path.basename(dest)}."
+                                                f"{os.getpid()}.", suffix=".tmp")
         try:
             with os.fdopen(handle, "w", encoding="utf-8") as out:
                 out.write(text)
@@ -66,6 +73,20 @@ class StagedText:
 
     def discard(self) -> None:
         _remove(self.tmp)
+
+
+def _regular_file(path: str) -> int | None:
+    """``path`` opened for writing, emptied, if it is a regular file (not a link, FIFO or folder a job left there
+    in its place); else None."""
+    try:
+        handle = os.open(path, os.O_WRONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError:
+        return None
+    if not stat.S_ISREG(os.fstat(handle).st_mode):
+        os.close(handle)
+        return None
+    os.ftruncate(handle, 0)
+    return handle
 
 
 _RENAME_EXCHANGE, _AT_FDCWD = 2, -100

@@ -28,8 +28,8 @@ from .launch import (EXIT_NO_DRIVER, EXIT_NO_WORKDIR, EXIT_UNTRACKED, GATE_NAME,
                      READY_NAME, LaunchContext, check_world_size, gate_lines_only, log_name, plan_launcher, plan_ranks)
 from .mpi import find_launcher
 from ...names import new_run_id
-from .store import (RunPaths, describe_os_error, disk_full_note, home, release_reserve, reserve, stage_json, user,
-                    within, write_json)
+from .store import (RunPaths, describe_os_error, disk_full_note, home, release_reserve, reserve, stage_final_json,
+                    user, within, write_final_json, write_json)
 from .supervisor import Supervisor
 
 logger = logging.getLogger(__name__)
@@ -89,11 +89,13 @@ class LocalJob:
     def cancel(self, reason: str = "canceled") -> None:
         self.supervisor.request_end(reason)
 
-    def _set(self, persist: bool = True, **fields) -> None:
+    def _set(self, persist: bool = True, final: bool = False, **fields) -> None:
         with self._lock:
             self.record.update(fields)
             self._revision += 1
-            if persist:
+            if final:
+                write_final_json(self.paths, self.record)
+            elif persist:
                 write_json(self.paths.run_json, self.record)
 
     def _ranks_done(self, expected) -> None:
@@ -110,7 +112,7 @@ class LocalJob:
         # until it is ended (_reap), and the folders must still be there for it.
         fields = finalize(self.paths, self.record, expected, collect=False)
         with self._lock:
-            self._staged = (expected.exits, fields, stage_json(self.paths.run_json, {**self.record, **fields}),
+            self._staged = (expected.exits, fields, stage_final_json(self.paths, {**self.record, **fields}),
                             self._revision)
 
     def _commit_staged(self, outcome) -> bool:
@@ -155,7 +157,7 @@ class LocalJob:
 
     def _write_final(self, fields: dict) -> None:
         try:
-            self._set(**fields)
+            self._set(final=True, **fields)
         except OSError as err:  # the in-memory record (what this driver reports) is final all the same
             self.record.update(fields)
             logger.error("Local run %s ended %s, but its record could not be written to %s: %s",

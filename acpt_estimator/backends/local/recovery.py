@@ -10,7 +10,7 @@ from acpt_estimator.run_handle import TERMINAL_STATUSES
 
 from . import atomic, procs
 from .job import _world_size, finalize
-from .store import RunPaths, read_json, write_json
+from .store import RunPaths, read_json, write_final_json
 from .supervisor import Outcome, read_exits
 
 LEFTOVER_GRACE = 1.0
@@ -49,7 +49,7 @@ def settle(paths: RunPaths, record: dict, reason: str | None = None) -> dict:
         outcome = _outcome(record, read_exits(paths.status), reason)
         record = dict(record, **finalize(paths, record, outcome))
         try:
-            write_json(paths.run_json, record)
+            write_final_json(paths, record)
         except OSError:
             pass  # reported as final all the same; the next reader tries again
         # The dead driver's temporaries (a final record it had staged while the launcher ended: LocalJob._ranks_done).

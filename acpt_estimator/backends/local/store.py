@@ -185,11 +185,6 @@ def write_json(path: str, data) -> None:
     atomic.write_text(path, json.dumps(data, default=str))
 
 
-def stage_json(path: str, data) -> atomic.StagedText:
-    """write_json in two steps: written now beside ``path``, in its place at ``commit()``."""
-    return atomic.StagedText(path, json.dumps(data, default=str))
-
-
 def read_json(path: str):
     with open(path, encoding="utf-8") as handle:
         return json.load(handle)
@@ -231,10 +226,25 @@ def reserve(paths: "RunPaths") -> None:
 
 
 def release_reserve(paths: "RunPaths") -> None:
+    """The room set aside freed for the run's last writes. The emptied file stays: the final record is written into
+    it (write_final_json), which spares creating a file as the run ends (0.1-0.4 ms here)."""
     try:
-        os.unlink(paths.reserve)
-    except FileNotFoundError:
+        os.truncate(paths.reserve, 0)
+    except OSError:  # none (a job's store view, a run reopened after the fact), or not ours to use any more
         pass
+
+
+def stage_final_json(paths: "RunPaths", data) -> atomic.StagedText:
+    """write_json in two steps for a run's final record: written now (into the run's released reserve where it is
+    there, else beside run.json), in place at ``commit()``."""
+    return atomic.StagedText(paths.run_json, json.dumps(data, default=str), into=paths.reserve)
+
+
+def write_final_json(paths: "RunPaths", data) -> None:
+    """write_json of a run's final record (stage_final_json); the reserve is gone afterwards either way."""
+    stage_final_json(paths, data).commit()
+    with contextlib.suppress(FileNotFoundError, IsADirectoryError):
+        os.unlink(paths.reserve)  # where the record could not go into it
 
 
 def disk_full_note(path: str) -> str:
