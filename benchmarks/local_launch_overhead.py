@@ -2,7 +2,11 @@
 
 1. ``exp.submit(...)`` + ``wait_for_completion()`` of a trivial 2-rank script vs plain ``mpiexec -n 2 python
    script.py``, alternating in this process (target <= 1.10x).
-2. The whole ``samples/pytorch_mpi_local/driver.py`` (interpreter start, v1 imports, submit, streamed output,
+2. The trivial job's process chain alone, without any of the driver's Python work: plain ``mpiexec -n 2`` against
+   the same ranks started as a job starts them (a fresh cgroup, the driver's spawn server, the job's mount namespace,
+   the C rank launcher at an open gate, logs and exit markers), so the ratio says what the process structure a job
+   keeps costs on this machine before the driver plans or records anything (no target: a floor for the first).
+3. The whole ``samples/pytorch_mpi_local/driver.py`` (interpreter start, v1 imports, submit, streamed output,
    metrics, download, register) vs the same training run under plain ``mpiexec`` with the environment the job
    gives its ranks, each a fresh process, alternating; wall and CPU (target: wall <= 1.05x).
 
@@ -16,7 +20,8 @@ in a throwaway venv and runs this script there. Under the project's own venv (``
 start, each rank's included, first imports setuptools' editable-install finder (about 14 ms here); both sides pay
 it, which makes the trivial job's ratio read lower than a user's (the script says so when it sees that finder).
 
-    python benchmarks/local_launch_overhead.py [--repeats 41] [--driver-repeats 11] [--script trivial|torch]
+    python benchmarks/local_launch_overhead.py [--repeats 41] [--chain-repeats 41] [--driver-repeats 11]
+                                               [--script trivial|torch]
 """
 
 from __future__ import annotations
@@ -42,6 +47,7 @@ TARGET_TRIVIAL, TARGET_DRIVER = 1.10, 1.05
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=41, help="pairs for the trivial job (0: skip)")
+    parser.add_argument("--chain-repeats", type=int, default=41, help="pairs for the process chain (0: skip)")
     parser.add_argument("--driver-repeats", type=int, default=11, help="pairs for the whole driver (0: skip)")
     parser.add_argument("--script", choices=sorted(SCRIPTS), default="trivial")
     args = parser.parse_args()
@@ -53,6 +59,8 @@ def main() -> None:
         os.environ["ACPT_ESTIMATOR_HOME"] = os.path.join(scratch, "store")
         if args.repeats:
             trivial_job(scratch, args.repeats, args.script)
+        if args.chain_repeats:
+            process_chain(scratch, args.chain_repeats, args.script)
         if args.driver_repeats:
             whole_driver(scratch, args.driver_repeats)
     # The load after includes this script's own ranks: only the load it started on says whether others shared it.
@@ -149,6 +157,75 @@ def _verdict(what, plain_times, local_times, target, unit="wall") -> None:
           f"{'met' if pairs <= target else 'NOT MET'}")
 
 
+def process_chain(scratch: str, repeats: int, script: str) -> None:
+    """What section 1's job runs through, without the driver's planning and records: per run a fresh cgroup, the
+    launch through the spawn server (with the job's namespace where mount namespaces are possible), the rank
+    launcher with its plan ready and its gate open, each rank's log and exit marker; then the cgroup removed."""
+    from acpt_estimator.backends.local import cgroup_spawn, mount_ns, rank_exec
+    from acpt_estimator.backends.local.cgroup import driver_group, job_cgroups_usable
+    from acpt_estimator.backends.local.launch import (READY_NAME, RANK_PLAN_NAME, LaunchContext, RankPlan,
+                                                      mpiexec_argv, rank_environment, render_rank_plan)
+    from acpt_estimator.backends.local.mpi import find_launcher
+
+    base, helper, rank_launcher = job_cgroups_usable(), cgroup_spawn.build(), rank_exec.build()
+    if base is None or helper is None or rank_launcher is None:
+        print("\n2. process chain: skipped (needs a writable cgroup v2 hierarchy and a C compiler)")
+        return
+    mpiexec = find_launcher()
+    folder = os.path.join(scratch, "chain")
+    source, status, logs = (os.path.join(folder, name) for name in ("src", "status", "logs"))
+    for path in (source, status, logs):
+        os.makedirs(path)
+    with open(os.path.join(source, "script.py"), "w", encoding="utf-8") as handle:
+        handle.write(SCRIPTS[script])
+    ctx = LaunchContext(run_id="chain_1_00000000", experiment_name="chain", run_dir=folder, workdir=source,
+                        user_logs=logs, status_dir=status, store_home=scratch, python=sys.executable,
+                        launcher=mpiexec, master_port=0)
+    ranks = [RankPlan(rank=r, node_rank=0, local_rank=r, env=rank_environment(r, 2),
+                      argv=(sys.executable, "script.py"), log_file=os.path.join(logs, f"rank_{r}.txt"))
+             for r in range(2)]
+    with open(os.path.join(folder, RANK_PLAN_NAME), "wb") as handle:
+        handle.write(render_rank_plan(ranks, mpiexec.flavour, ctx))
+    open(os.path.join(folder, READY_NAME), "w").close()  # the gate is open from the start
+    argv = mpiexec_argv(mpiexec, 2, (rank_launcher, os.path.join(folder, RANK_PLAN_NAME), str(os.getpid())),
+                        is_root=os.geteuid() == 0, cores=os.cpu_count() or 1)
+    group, namespace, counter = driver_group(base), mount_ns.available(), [0]
+    plain_argv = [mpiexec.path, "-n", "2", sys.executable, "script.py"]
+
+    def plain() -> float:
+        start = time.perf_counter()
+        subprocess.run(plain_argv, cwd=source, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, check=True)
+        return time.perf_counter() - start
+
+    def chain() -> float:
+        counter[0] += 1
+        cgroup = os.path.join(group, f"chain-{counter[0]}")
+        start = time.perf_counter()
+        os.mkdir(cgroup)
+        spawning = cgroup_spawn.launch(helper, cgroup, argv, dict(os.environ), os.path.join(folder, "mpiexec.txt"),
+                                       namespace)
+        pid = spawning.finish()
+        if spawning.namespace is not None:
+            os.close(spawning.namespace)
+        _, code = os.waitpid(pid, 0)
+        os.rmdir(cgroup)
+        elapsed = time.perf_counter() - start
+        assert code == 0 and sorted(os.listdir(status)) == ["rank_0_exit_0", "rank_1_exit_0"], (code, status)
+        for path in [*(os.path.join(status, n) for n in os.listdir(status)), *(r.log_file for r in ranks)]:
+            os.unlink(path)  # (outside the timing: each run makes them afresh, as a job does)
+        return elapsed
+
+    plain(), chain()  # warm-up: the spawn server starts here
+    plain_times, chain_times = _pairs(repeats, plain, chain)
+    print(f"\n2. process chain of section 1's job, no driver work ({repeats} pairs, alternating; job namespace: "
+          f"{'yes' if namespace else 'no'})")
+    for label, times in (("plain mpiexec -n 2 python script.py", plain_times),
+                         ("cgroup + spawn server + rank launcher", chain_times)):
+        print(f"{label} : median {statistics.median(times) * 1000:7.1f} ms   min {min(times) * 1000:7.1f} ms")
+    print(f"median of pairwise ratios           : {statistics.median(b / a for a, b in zip(plain_times, chain_times)):.3f}x"
+          f"   (what section 1's target leaves the driver: {TARGET_TRIVIAL:.2f}x minus this)")
+
+
 def whole_driver(scratch: str, repeats: int) -> None:
     """The sample driver as a user runs it, against its training under plain mpiexec (same ranks' environment)."""
     from acpt_estimator.backends.local.mpi import find_launcher
@@ -191,7 +268,7 @@ def whole_driver(scratch: str, repeats: int) -> None:
     plain(), timed(driver, cwd)  # warm-up
     pairs = _pairs(repeats, plain, lambda: timed(driver, cwd))
     results = {"plain": pairs[0], "driver": pairs[1]}
-    print(f"\n2. whole driver: samples/pytorch_mpi_local/driver.py (20 epochs, 2 ranks, gloo) vs its training under "
+    print(f"\n3. whole driver: samples/pytorch_mpi_local/driver.py (20 epochs, 2 ranks, gloo) vs its training under "
           f"plain {os.path.basename(mpiexec.path)} -n 1 ... : -n 1 ..., {repeats} pairs, alternating")
     for label, key in (("plain mpiexec (same training)  ", "plain"), ("python driver.py (v1 driver)   ", "driver")):
         walls = [w for w, _ in results[key]]
