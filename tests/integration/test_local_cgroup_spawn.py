@@ -137,23 +137,29 @@ def test_with_the_job_namespace_the_command_gets_a_private_namespace_without_the
     os.close(gate_r)
     pid = spawning.finish()
     assert pid is not None
-    own_namespace = os.readlink("/proc/self/ns/mnt")
-    job_namespace = os.readlink(f"/proc/self/fd/{spawning.namespace}")
-    assert job_namespace.startswith("mnt:[") and job_namespace != own_namespace  # else the bind below would leak
-
-    def bind_in_its_namespace():
-        with mount_ns.joined(spawning.namespace):
-            mount_ns.bind([Mount(str(outside), str(view), writable=False)])
-        return os.readlink("/proc/thread-self/ns/mnt")
-
-    (outside / "seen-through-the-bind").write_text("x")
-    thread_namespace = _on_a_thread(bind_in_its_namespace)
+    own_namespace, job_namespace, thread_namespace = _bind_in_the_job_namespace(spawning.namespace, outside, view)
     os.write(gate_w, b"go\n")
     os.close(gate_w)
     _, status = os.waitpid(pid, 0)
     os.close(spawning.namespace)
     assert os.waitstatus_to_exitcode(status) == 0
     _check_the_job_namespace(out.read_text().splitlines(), job_namespace, own_namespace, thread_namespace, view)
+
+
+def _bind_in_the_job_namespace(namespace: int, outside, view) -> tuple[str, str, str]:
+    """``outside`` bound over ``view`` in the job's ``namespace``, joined by its descriptor from a thread of its
+    own, as the supervisor does; the driver's namespace, the job's and the thread's once it is back."""
+    own_namespace = os.readlink("/proc/self/ns/mnt")
+    job_namespace = os.readlink(f"/proc/self/fd/{namespace}")
+    assert job_namespace.startswith("mnt:[") and job_namespace != own_namespace  # else the bind below would leak
+
+    def bind_in_its_namespace():
+        with mount_ns.joined(namespace):
+            mount_ns.bind([Mount(str(outside), str(view), writable=False)])
+        return os.readlink("/proc/thread-self/ns/mnt")
+
+    (outside / "seen-through-the-bind").write_text("x")
+    return own_namespace, job_namespace, _on_a_thread(bind_in_its_namespace)
 
 
 def _check_the_job_namespace(lines, job_namespace, own_namespace, thread_namespace, view) -> None:
@@ -279,17 +285,7 @@ def test_through_the_server_the_job_namespace_is_the_same(helper, group, tmp_pat
     script = 'until [ -e "$1" ]; do sleep 0.01; done; readlink /proc/self/ns/mnt; cat /proc/self/status; ls "$0"'
     spawning = _served(helper, group, ["/bin/sh", "-c", script, str(view), str(go)], {}, log, job_namespace=True)
     pid = spawning.finish()
-    own_namespace = os.readlink("/proc/self/ns/mnt")
-    job_namespace = os.readlink(f"/proc/self/fd/{spawning.namespace}")
-    assert job_namespace.startswith("mnt:[") and job_namespace != own_namespace
-
-    def bind_in_its_namespace():
-        with mount_ns.joined(spawning.namespace):
-            mount_ns.bind([Mount(str(outside), str(view), writable=False)])
-        return os.readlink("/proc/thread-self/ns/mnt")
-
-    (outside / "seen-through-the-bind").write_text("x")
-    thread_namespace = _on_a_thread(bind_in_its_namespace)
+    own_namespace, job_namespace, thread_namespace = _bind_in_the_job_namespace(spawning.namespace, outside, view)
     go.write_text("")
     _, status = os.waitpid(pid, 0)
     os.close(spawning.namespace)
