@@ -48,7 +48,7 @@ class StagedText:
         """``into``: an existing regular file beside ``dest`` to write ``text`` into (its content replaced) instead
         of a new temporary, where there is one (store.write_final_json: the run's reserve)."""
         self.dest = dest
-        handle = _regular_file(into) if into is not None else None
+        handle = emptied_regular_file(into) if into is not None else None
         if handle is not None:
             self.tmp = into
         else:
@@ -75,14 +75,16 @@ class StagedText:
         _remove(self.tmp)
 
 
-def _regular_file(path: str) -> int | None:
-    """``path`` opened for writing, emptied, if it is a regular file (not a link, FIFO or folder a job left there
-    in its place); else None."""
+def emptied_regular_file(path: str) -> int | None:
+    """``path`` opened for writing and emptied, if it is a regular file of one name (not a link, FIFO, folder or
+    second name of another file that a job left there in its place: none of those is followed or changed); else
+    None."""
     try:
         handle = os.open(path, os.O_WRONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
     except OSError:
         return None
-    if not stat.S_ISREG(os.fstat(handle).st_mode):
+    info = os.fstat(handle)
+    if not stat.S_ISREG(info.st_mode) or info.st_nlink != 1:
         os.close(handle)
         return None
     os.ftruncate(handle, 0)
