@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import socket
 import subprocess
 from concurrent.futures import ThreadPoolExecutor
@@ -291,4 +292,28 @@ def test_through_the_server_the_job_namespace_is_the_same(helper, group, tmp_pat
     os.close(spawning.namespace)
     assert os.waitstatus_to_exitcode(status) == 0
     _check_the_job_namespace(log.read_text().splitlines(), job_namespace, own_namespace, thread_namespace, view)
+    cgroup_spawn._servers[os.getpid()].close()
+
+
+def _ignored_signals(log) -> int:
+    line = next(line for line in log.read_text().splitlines() if line.startswith("SigIgn:"))
+    return int(line.split()[1], 16)
+
+
+def test_every_way_a_launcher_starts_gives_it_the_signals_a_shell_would(helper, group, tmp_path):
+    """Python ignores SIGPIPE and SIGXFSZ, and what it spawns would inherit that (a job's `yes | head` then sees
+    EPIPE where it ends quietly under a plain mpiexec): the server, the helper and the fallback reset both."""
+    from acpt_estimator.backends.local.supervisor import _Process
+
+    argv = ["/bin/grep", "SigIgn", "/proc/self/status"]
+    logs = [tmp_path / f"{way}.txt" for way in ("server", "helper", "posix_spawn")]
+    spawned = [_served(helper, group, argv, {}, logs[0]).finish(),
+               cgroup_spawn.start(helper, group, argv, {}, cgroup_spawn.file_actions(str(logs[1]))).finish(),
+               _Process.spawn(argv, {}, str(logs[2])).pid]
+    for pid in spawned:
+        os.waitpid(pid, 0)
+    pipe_and_file_size = (1 << (signal.SIGPIPE - 1)) | (1 << (signal.SIGXFSZ - 1))
+    assert signal.getsignal(signal.SIGPIPE) == signal.SIG_IGN  # (this process ignores it, as Python does)
+    for log in logs:
+        assert _ignored_signals(log) & pipe_and_file_size == 0, log.name
     cgroup_spawn._servers[os.getpid()].close()

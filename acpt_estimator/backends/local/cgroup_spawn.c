@@ -74,6 +74,14 @@ static void report(const char *text, int fd) {
     while (sendmsg(report_to, &message, 0) < 0 && errno == EINTR) continue;
 }
 
+/* What a command from a shell starts with: Python ignores SIGPIPE and SIGXFSZ, and ignored signals stay ignored
+ * across exec (subprocess's restore_signals undoes that; posix_spawn does not), so a job's pipelines would see
+ * EPIPE where they die quietly under a plain mpiexec. */
+static void default_signals(void) {
+    signal(SIGPIPE, SIG_DFL);
+    signal(SIGXFSZ, SIG_DFL);
+}
+
 static long failing_pid;  /* a --serve request's child: its pid goes with its failure, so the driver reaps it */
 
 static int fail(const char *where, int code) {
@@ -126,6 +134,7 @@ static void become_command(int job_namespace, int output, char **argv, char **en
     } else {
         snprintf(line, sizeof line, "%ld\n", (long)getpid());
         report(line, namespace);
+        default_signals();
         execve(argv[0], argv, envp);
         code = errno;
     }
@@ -245,6 +254,7 @@ int main(int argc, char **argv) {
             (void)!write(exec_pipe[1], &code, sizeof code);
             _exit(127);
         }
+        default_signals();
         execv(argv[2], argv + 2);
         int code = errno;
         (void)!write(exec_pipe[1], &code, sizeof code);

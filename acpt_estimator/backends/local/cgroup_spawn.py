@@ -30,6 +30,9 @@ from .native import NativeHelper
 
 DISABLE_VAR = "ACPT_ESTIMATOR_CGROUP_SPAWN"  # "0": never use the helper (then jobs are moved in after their start)
 SERVER_VAR = "ACPT_ESTIMATOR_SPAWN_SERVER"  # "0": a helper process per job instead of the driver's spawn server
+# Ignored by Python, so by what it spawns: a launcher starts with them at their default, as from a shell (the helper
+# does the same in C, default_signals).
+DEFAULT_SIGNALS = (signal.SIGPIPE, signal.SIGXFSZ)
 logger = logging.getLogger(__name__)
 _HELPER = NativeHelper("acpt-cgroup-spawn", "cgroup_spawn.c", DISABLE_VAR)
 _state = _HELPER.state

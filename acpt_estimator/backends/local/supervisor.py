@@ -420,7 +420,8 @@ class _Process:
         pid = cgroup_spawn.spawn(helper, cgroup_dir, list(argv), env, actions, on_spawned) if helper else None
         born_inside = pid is not None
         if pid is None:
-            pid = os.posix_spawn(argv[0], list(argv), env, file_actions=actions, setsid=True)
+            pid = os.posix_spawn(argv[0], list(argv), env, file_actions=actions, setsid=True,
+                                 setsigdef=cgroup_spawn.DEFAULT_SIGNALS)
         if on_spawned is not None:
             on_spawned()
         return cls(pid, born_inside)
