@@ -62,17 +62,3 @@ def test_a_given_file_that_is_no_regular_file_is_left_alone_and_a_temporary_used
         staged.commit()
         assert dest.read_text() == name
     assert other.read_text() == "someone else's"
-
-
-def test_releasing_a_reserve_never_empties_what_a_link_in_its_place_leads_to(tmp_path):
-    from acpt_estimator.backends.local.store import RunPaths, release_reserve, write_final_json
-
-    paths = RunPaths(str(tmp_path), "exp_1_abcdef12")
-    os.makedirs(paths.root)
-    other = tmp_path / "another-run.json"
-    other.write_text("another run's record")
-    os.symlink(other, paths.reserve)  # left by the job in its run folder
-    release_reserve(paths)
-    write_final_json(paths, {"status": "Completed"})
-    assert other.read_text() == "another run's record"
-    assert sorted(os.listdir(paths.root)) == ["run.json"]  # the link went, the record is in place

@@ -17,6 +17,7 @@ end cost ~0.4 ms of a trivial job here).
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import errno
 import logging
@@ -204,7 +205,22 @@ def _server(helper: str) -> _Server | None:
                 server = _servers[os.getpid()] = _Server(helper)
             except OSError:
                 return None
+            if not _servers_closed_at_exit:
+                atexit.register(_close_own_server)
+                _servers_closed_at_exit.append(True)
         return server
+
+
+_servers_closed_at_exit: list = []
+
+
+def _close_own_server() -> None:
+    """At exit (after the interpreter has waited for every job's thread, so nothing is launched any more): the server
+    ends now, rather than its channel being closed by the interpreter's teardown (a ResourceWarning)."""
+    with _server_lock:
+        server = _servers.get(os.getpid())
+        if server is not None:
+            _retire(server)
 
 
 def start(helper: str, cgroup_dir: str, argv, env, file_actions, job_namespace: bool = False) -> Spawning | None:

@@ -58,7 +58,7 @@ class LocalJob:
         self._staged = None  # (exits, fields, StagedText, revision): the final record made early (_ranks_done)
         self.tracker = tracker  # procs.new_tracker(): how every process of the job is found
         self.supervisor = Supervisor(run_id=record["runId"], status_dir=paths.status, cancel_flag=paths.cancel_flag,
-                                     launcher_log=os.path.join(paths.files, LAUNCHER_LOG), max_seconds=max_seconds,
+                                     launcher_log=paths.launcher_log, max_seconds=max_seconds,
                                      world_size=_world_size(record), on_finished=self._finished,
                                      on_ranks_done=self._ranks_done)
 
@@ -184,6 +184,7 @@ def finalize(paths: RunPaths, record: dict, outcome, collect: bool = True) -> di
             RANK_PLAN_NAME, RANK_BODY_NAME, GATE_NAME, READY_NAME))):
         with contextlib.suppress(FileNotFoundError):
             os.unlink(done_with)  # the ranks have started and ended; their expanded arguments go too
+    paths.settle_launcher_log()
     status, error = _verdict(outcome, record, paths)
     fields = {"status": status, "endTime": outcome.ended, "error": error, "endReason": outcome.reason,
               "ranks": [{"rank": e.rank, "exitCode": e.code} for e in outcome.exits], "warnings": []}
@@ -227,7 +228,7 @@ def start(spec, experiment, parent_run_id: str | None = None) -> tuple[RunPaths,
     paths = RunPaths(store_home, run_id)
     job = None
     try:
-        paths.create(ranks_later=True)  # their folders behind the gate (_prepare)
+        paths.create(ranks_later=True)  # the rest behind the gate (_prepare)
         output_paths = data.resolve_outputs(spec, store_home, run_id)
         input_paths, mounts = data.materialize(spec, sources, paths.root)
         now = time.time()
