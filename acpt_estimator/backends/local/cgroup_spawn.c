@@ -1,33 +1,30 @@
 /* Starts a command inside a cgroup v2 from its first instruction: clone3(CLONE_INTO_CGROUP | CLONE_PARENT).
  *
  * usage: acpt-cgroup-spawn [--job-namespace] CGROUP_DIR COMMAND [ARG...]
+ *        acpt-cgroup-spawn --serve
  *
  * Moving a running process into a cgroup waits for an RCU grace period in the kernel (6-13 ms here); a process
  * born inside waits for nothing. The command becomes a child of this helper's parent (CLONE_PARENT), in a new
- * session, with this helper's descriptors 0-2; descriptor 3 (close-on-exec; a Unix socket) is where the helper
- * reports "<pid>\n" once the command has been executed, or "error <where> <errno>\n"; it then exits 0 (1 on a bad
- * call).
- * The command gets this helper's environment. Built and used by acpt_estimator/backends/local/cgroup_spawn.py.
+ * session, with SIGPIPE and SIGXFSZ at their defaults. Descriptor 3 (close-on-exec; a Unix socket) is the report:
+ * the command's process writes "<pid>\n" just before it executes the command (and "error exec <errno> <pid>\n" if
+ * that fails); the report closes once it has been executed. A step that fails before reports "error <where>
+ * <errno>\n" ("... <pid>\n" where the command's process had been made: the driver reaps it). The helper exits 0 (1 on
+ * a bad call). The command gets this helper's environment and descriptors 0-2. Built and used by
+ * acpt_estimator/backends/local/cgroup_spawn.py.
  *
- * --job-namespace: first enter a new mount namespace whose mounts do not propagate back (the driver later binds the
- * job's views into it, joining it by the descriptor of it sent along with "<pid>\n", SCM_RIGHTS: that works even
- * when the command has ended already, unlike its /proc/PID/ns/mnt), and drop CAP_SYS_ADMIN and CAP_SYS_PTRACE
- * from the bounding and inheritable sets, so neither the command nor anything it starts can undo those binds or
- * reach the driver's view through /proc (mount_ns.drop_job_capabilities is the same for a thread). Done here, the
- * driver starts a job from the thread that submits it, without handing the launch to a thread of its own.
- * A failure reports "error unshare|private|capabilities <errno>" and starts nothing.
+ * --job-namespace: the command's process first enters a new mount namespace whose mounts do not propagate back (the
+ * driver later binds the job's views into it, joining it by the descriptor of it sent along with "<pid>\n",
+ * SCM_RIGHTS: that works even when the command has ended already, unlike its /proc/PID/ns/mnt), and drops
+ * CAP_SYS_ADMIN and CAP_SYS_PTRACE from the bounding and inheritable sets, so neither the command nor anything it
+ * starts can undo those binds or reach the driver's view through /proc (mount_ns.drop_job_capabilities is the same for
+ * a thread). Done here, the driver starts a job from the thread that submits it, without handing the launch to a
+ * thread of its own. A failure reports "error unshare|private|capabilities <errno> <pid>" and runs nothing.
  *
- * usage: acpt-cgroup-spawn --serve
- *
- * The same for a driver's every job, without a helper process per job: descriptor 3 is a SOCK_SEQPACKET socket from
- * the driver, and each message on it is one request, until the driver closes its end. A request carries two
- * descriptors (SCM_RIGHTS): the request's report socket (the one-shot mode's descriptor 3) and the command's output
- * (its descriptors 1 and 2; 0 is /dev/null); its text is NUL-terminated fields: "ns" or "plain" (--job-namespace or
- * not), the cgroup folder, the number of arguments, the arguments, then the command's environment (NAME=value).
- * The command is cloned into the cgroup as this server's sibling (the driver's child), and reports "<pid>\n" itself
- * (with its namespace's descriptor) just before it executes the command; if that fails, "error exec <errno> <pid>\n"
- * follows. The report socket closes when the command has been executed. A namespace step that fails in that child
- * reports "error <step> <errno> <pid>".
+ * --serve: the same for a driver's every job, without a helper process per job: descriptor 3 is a SOCK_SEQPACKET
+ * socket from the driver, and each message on it is one request, until the driver closes its end. A request carries
+ * two descriptors (SCM_RIGHTS): its report socket (the one-shot mode's descriptor 3) and the command's output (its
+ * descriptors 1 and 2; 0 is /dev/null); its text is NUL-terminated fields: "ns" or "plain" (--job-namespace or not),
+ * the cgroup folder, the number of arguments, the arguments, then the command's environment (NAME=value).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -116,8 +113,9 @@ static int enter_job_namespace(void) {
     return 0;
 }
 
-/* A request's child, the command's process-to-be: its namespace (with ``job_namespace``), session and descriptors,
- * its report, then the command. Never returns. */
+/* The command's process-to-be (a clone of this helper): its namespace (with ``job_namespace``), session and
+ * descriptors (``output`` as 1 and 2, /dev/null as 0; where it is -1, this helper's own), its report, then the
+ * command. Never returns. */
 static void become_command(int job_namespace, int output, char **argv, char **envp) {
     failing_pid = (long)getpid();
     if (job_namespace && enter_job_namespace() != 0) _exit(0);
@@ -126,10 +124,11 @@ static void become_command(int job_namespace, int output, char **argv, char **en
         fail("private", errno);
         _exit(0);
     }
-    int nothing = open("/dev/null", O_RDONLY | O_CLOEXEC);
+    int nothing = output < 0 ? 0 : open("/dev/null", O_RDONLY | O_CLOEXEC);
     char line[64];
     int code = 0;
-    if (setsid() < 0 || nothing < 0 || dup2(nothing, 0) < 0 || dup2(output, 1) < 0 || dup2(output, 2) < 0) {
+    if (setsid() < 0 || nothing < 0 || (output >= 0 && (dup2(nothing, 0) < 0 || dup2(output, 1) < 0
+                                                        || dup2(output, 2) < 0))) {
         code = errno;
     } else {
         snprintf(line, sizeof line, "%ld\n", (long)getpid());
@@ -141,6 +140,24 @@ static void become_command(int job_namespace, int output, char **argv, char **en
     snprintf(line, sizeof line, "error exec %d %ld\n", code, (long)getpid());
     report(line, -1);
     _exit(127);
+}
+
+/* ``argv`` (with ``envp``) started inside ``cgroup`` as this helper's sibling: become_command in a clone of it. */
+static void launch(int job_namespace, const char *cgroup, int output, char **argv, char **envp) {
+    int group = open(cgroup, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (group < 0) {
+        fail("open", errno);
+        return;
+    }
+    struct clone_args args;
+    memset(&args, 0, sizeof args);
+    args.flags = CLONE_INTO_CGROUP | CLONE_PARENT;
+    args.cgroup = (uint64_t)group;
+    /* exit_signal stays 0: with CLONE_PARENT the kernel gives the child this helper's own exit signal */
+    long pid = syscall(SYS_clone3, &args, sizeof args);
+    if (pid == 0) become_command(job_namespace, output, argv, envp);
+    if (pid < 0) fail("clone3", errno);
+    close(group);
 }
 
 /* One request of --serve (see the top): its fields in ``text`` (``size`` bytes), its descriptors already taken. */
@@ -167,20 +184,7 @@ static void serve_one(char *text, size_t size, int output) {
     argv[argc] = NULL;
     char **envp = argv + argc + 1;
     envp[variables] = NULL;
-    int group = open(fields[1], O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (group < 0) {
-        fail("open", errno);
-        free(fields);
-        return;
-    }
-    struct clone_args args;
-    memset(&args, 0, sizeof args);
-    args.flags = CLONE_INTO_CGROUP | CLONE_PARENT;
-    args.cgroup = (uint64_t)group;
-    long pid = syscall(SYS_clone3, &args, sizeof args);
-    if (pid == 0) become_command(job_namespace, output, argv, envp);
-    if (pid < 0) fail("clone3", errno);
-    close(group);
+    launch(job_namespace, fields[1], output, argv, envp);
     free(fields);
 }
 
@@ -232,46 +236,6 @@ int main(int argc, char **argv) {
     argv += job_namespace;
     argc -= job_namespace;
     if (argc < 3) return 1;
-    if (job_namespace && enter_job_namespace() != 0) return 0;
-    int namespace = job_namespace ? open("/proc/self/ns/mnt", O_RDONLY | O_CLOEXEC) : -1;
-    if (job_namespace && namespace < 0) return fail("private", errno);
-    int group = open(argv[1], O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (group < 0) return fail("open", errno);
-    int exec_pipe[2];  /* the child's execve errno, if it fails; EOF when it succeeds (close-on-exec) */
-    if (pipe2(exec_pipe, O_CLOEXEC) != 0) return fail("pipe", errno);
-
-    struct clone_args args;
-    memset(&args, 0, sizeof args);
-    args.flags = CLONE_INTO_CGROUP | CLONE_PARENT;
-    args.cgroup = (uint64_t)group;
-    /* exit_signal stays 0: with CLONE_PARENT the kernel gives the child this helper's own exit signal */
-    long pid = syscall(SYS_clone3, &args, sizeof args);
-    if (pid < 0) return fail("clone3", errno);
-    if (pid == 0) {
-        close(exec_pipe[0]);
-        if (setsid() < 0) {
-            int code = errno;
-            (void)!write(exec_pipe[1], &code, sizeof code);
-            _exit(127);
-        }
-        default_signals();
-        execv(argv[2], argv + 2);
-        int code = errno;
-        (void)!write(exec_pipe[1], &code, sizeof code);
-        _exit(127);
-    }
-    close(exec_pipe[1]);
-    int code = 0;
-    ssize_t got;
-    do {
-        got = read(exec_pipe[0], &code, sizeof code);
-    } while (got < 0 && errno == EINTR);
-    char line[64];
-    if (got == (ssize_t)sizeof code) {
-        snprintf(line, sizeof line, "error exec %d %ld\n", code, pid);
-    } else {
-        snprintf(line, sizeof line, "%ld\n", pid);
-    }
-    report(line, got == (ssize_t)sizeof code ? -1 : namespace);
+    launch(job_namespace, argv[1], -1, argv + 2, environ);
     return 0;
 }

@@ -81,9 +81,9 @@ class Spawning:
                 os.waitpid(self.helper_pid, 0)
         words = b"".join(chunks).decode("ascii", "replace").split()
         if len(words) == 5 and words[0].isdigit() and words[1:3] == ["error", "exec"]:
-            words = words[1:]  # the server's command reports its pid before it executes the command, then why not
+            words = words[1:]  # the command's process reports its pid before it executes the command, then why not
         if len(words) == 4 and words[0] == "error" and words[1] in _NAMESPACE_STEPS and words[3].isdigit():
-            os.waitpid(int(words[3]), 0)  # the server's child that could not make the namespace: ours, reaped here
+            os.waitpid(int(words[3]), 0)  # the process that could not make the namespace: our child, reaped here
             words = words[:3]
         if len(words) == 1 and words[0].isdigit() and len(received) == int(self._job_namespace):
             self.namespace = received[0] if received else None
@@ -205,15 +205,10 @@ def _server(helper: str) -> _Server | None:
                 server = _servers[os.getpid()] = _Server(helper)
             except OSError:
                 return None
-            if not _servers_closed_at_exit:
-                atexit.register(_close_own_server)
-                _servers_closed_at_exit.append(True)
         return server
 
 
-_servers_closed_at_exit: list = []
-
-
+@atexit.register
 def _close_own_server() -> None:
     """At exit (after the interpreter has waited for every job's thread, so nothing is launched any more): the server
     ends now, rather than its channel being closed by the interpreter's teardown (a ResourceWarning)."""
