@@ -7,6 +7,7 @@ import shutil
 import signal
 import socket
 import subprocess
+import time
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -316,4 +317,78 @@ def test_every_way_a_launcher_starts_gives_it_the_signals_a_shell_would(helper, 
     assert signal.getsignal(signal.SIGPIPE) == signal.SIG_IGN  # (this process ignores it, as Python does)
     for log in logs:
         assert _ignored_signals(log) & pipe_and_file_size == 0, log.name
+    cgroup_spawn._servers[os.getpid()].close()
+
+
+# ---- a launcher made ahead (cgroup_spawn.prepare): cloned while the driver plans, given its command by go() -------
+
+def _procs(group) -> list:
+    with open(os.path.join(group, "cgroup.procs"), encoding="utf-8") as handle:
+        return handle.read().split()
+
+
+def test_a_launcher_made_ahead_gets_its_command_later_and_runs_as_a_served_one(helper, group, tmp_path):
+    waiting = cgroup_spawn.prepare(helper, group)
+    assert waiting is not None
+    log = tmp_path / "mpiexec.txt"
+    log.write_text("before\n")
+    script = ('cat /proc/self/cgroup; echo "session $(cut -d" " -f6 /proc/$$/stat) pid $$"; ls /proc/$$/fd; '
+              'echo "env ${#BIG_2} $1"; grep SigIgn /proc/self/status; read nothing || echo "stdin empty"')
+    # An environment larger than a socket's buffer: it streams to the waiting process after its descriptor.
+    big = {f"BIG_{n}": "x" * 100_000 for n in range(3)}
+    spawning = waiting.go(["/bin/sh", "-c", script, "sh", "argument"], big, str(log))
+    assert spawning is not None and spawning.helper_pid is None
+    pid = spawning.finish()
+    _, status = os.waitpid(pid, 0)  # the driver's own child, as a served launcher is
+    assert os.waitstatus_to_exitcode(status) == 0
+    lines = log.read_text().splitlines()
+    assert lines[0] == "before" and f"0::{_own_name(group)}" in lines
+    assert f"session {pid} pid {pid}" in lines and "env 100000 argument" in lines and lines[-1] == "stdin empty"
+    fds = lines[lines.index(f"session {pid} pid {pid}") + 1:lines.index("env 100000 argument")]
+    assert {"0", "1", "2"} <= set(fds) and not {"3", "4", "5"} & set(fds)
+    assert _ignored_signals(log) & ((1 << (signal.SIGPIPE - 1)) | (1 << (signal.SIGXFSZ - 1))) == 0
+    assert _procs(group) == []
+    cgroup_spawn._servers[os.getpid()].close()
+
+
+def test_a_launcher_made_ahead_and_canceled_runs_nothing_and_is_reaped(helper, group):
+    waiting = cgroup_spawn.prepare(helper, group)
+    deadline = time.monotonic() + 5
+    while not _procs(group) and time.monotonic() < deadline:  # (the server clones it meanwhile)
+        time.sleep(0.001)
+    [pid] = _procs(group)
+    assert os.readlink(f"/proc/{pid}/exe") == helper  # a clone of the server, waiting for its command
+    waiting.cancel()
+    waiting.cancel()  # (idempotent)
+    assert _procs(group) == [] and not os.path.exists(f"/proc/{pid}")  # ended, and reaped here: not even a zombie
+    cgroup_spawn._servers[os.getpid()].close()
+
+
+def test_a_command_the_waiting_launcher_cannot_take_is_refused_and_the_launcher_reaped(helper, group, tmp_path):
+    waiting = cgroup_spawn.prepare(helper, group)
+    assert waiting.go(["/bin/true"], {"VALUE": "a\0b"}, str(tmp_path / "log.txt")) is None  # a NUL: launch() then
+    assert _procs(group) == []
+    spawning = cgroup_spawn.prepare(helper, group).go(["/no/such/launcher"], {}, str(tmp_path / "log.txt"))
+    with pytest.raises(FileNotFoundError) as err:
+        spawning.finish()
+    assert err.value.filename == "/no/such/launcher" and _procs(group) == []
+    cgroup_spawn._servers[os.getpid()].close()
+
+
+@pytest.mark.skipif(not mount_ns.available(), reason="needs root with CAP_SYS_ADMIN (mount namespaces)")
+def test_a_launcher_made_ahead_has_the_job_namespace_too(helper, group, tmp_path):
+    view, outside, go = tmp_path / "view", tmp_path / "outside", tmp_path / "go"
+    view.mkdir()
+    outside.mkdir()
+    log = tmp_path / "log.txt"
+    script = 'until [ -e "$1" ]; do sleep 0.01; done; readlink /proc/self/ns/mnt; cat /proc/self/status; ls "$0"'
+    waiting = cgroup_spawn.prepare(helper, group, job_namespace=True)
+    spawning = waiting.go(["/bin/sh", "-c", script, str(view), str(go)], {}, str(log))
+    pid = spawning.finish()
+    own_namespace, job_namespace, thread_namespace = _bind_in_the_job_namespace(spawning.namespace, outside, view)
+    go.write_text("")
+    _, status = os.waitpid(pid, 0)
+    os.close(spawning.namespace)
+    assert os.waitstatus_to_exitcode(status) == 0
+    _check_the_job_namespace(log.read_text().splitlines(), job_namespace, own_namespace, thread_namespace, view)
     cgroup_spawn._servers[os.getpid()].close()

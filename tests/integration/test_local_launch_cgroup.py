@@ -63,7 +63,9 @@ def test_mpiexec_and_every_rank_are_born_in_the_job_cgroup_with_the_exact_enviro
     else:
         monkeypatch.setenv(cgroup_spawn.DISABLE_VAR, "0")
     spawned = []
-    real_launch, real_spawn = cgroup_spawn.launch, cgroup_spawn.spawn  # the submitting thread's, the watcher's
+    # The submitting thread's (made ahead by the server, or launched whole) and the watcher's.
+    real_prepare, real_launch, real_spawn = cgroup_spawn.prepare, cgroup_spawn.launch, cgroup_spawn.spawn
+    monkeypatch.setattr(cgroup_spawn, "prepare", lambda *a, **k: spawned.append(a[1]) or real_prepare(*a, **k))
     monkeypatch.setattr(cgroup_spawn, "launch", lambda *a, **k: spawned.append(a[1]) or real_launch(*a, **k))
     monkeypatch.setattr(cgroup_spawn, "spawn", lambda *a, **k: spawned.append(a[1]) or real_spawn(*a, **k))
     monkeypatch.setenv("ACPT_TEST_ODD", ODD)

@@ -25,6 +25,11 @@
  * two descriptors (SCM_RIGHTS): its report socket (the one-shot mode's descriptor 3) and the command's output (its
  * descriptors 1 and 2; 0 is /dev/null); its text is NUL-terminated fields: "ns" or "plain" (--job-namespace or not),
  * the cgroup folder, the number of arguments, the arguments, then the command's environment (NAME=value).
+ * A request whose text is only "ns-wait" or "plain-wait" and the cgroup folder, with its report socket alone, makes the
+ * command's process ahead of its command (the driver plans the launch meanwhile): the clone reports "<pid>\n" (with
+ * the namespace's descriptor) at once, then reads the rest from the report socket until the driver shuts its side:
+ * the output descriptor with the number of arguments, the arguments and the environment as above, and executes that;
+ * nothing read (the driver gave the launch up) ends it quietly.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -113,17 +118,9 @@ static int enter_job_namespace(void) {
     return 0;
 }
 
-/* The command's process-to-be (a clone of this helper): its namespace (with ``job_namespace``), session and
- * descriptors (``output`` as 1 and 2, /dev/null as 0; where it is -1, this helper's own), its report, then the
- * command. Never returns. */
-static void become_command(int job_namespace, int output, char **argv, char **envp) {
-    failing_pid = (long)getpid();
-    if (job_namespace && enter_job_namespace() != 0) _exit(0);
-    int namespace = job_namespace ? open("/proc/self/ns/mnt", O_RDONLY | O_CLOEXEC) : -1;
-    if (job_namespace && namespace < 0) {
-        fail("private", errno);
-        _exit(0);
-    }
+/* The command's session and descriptors (``output`` as 1 and 2, /dev/null as 0; where it is -1, this helper's own),
+ * with ``announce`` its report ("<pid>\n", with ``namespace`` attached), then the command. Never returns. */
+static void exec_command(int output, char **argv, char **envp, int announce, int namespace) {
     int nothing = output < 0 ? 0 : open("/dev/null", O_RDONLY | O_CLOEXEC);
     char line[64];
     int code = 0;
@@ -131,8 +128,10 @@ static void become_command(int job_namespace, int output, char **argv, char **en
                                                         || dup2(output, 2) < 0))) {
         code = errno;
     } else {
-        snprintf(line, sizeof line, "%ld\n", (long)getpid());
-        report(line, namespace);
+        if (announce) {
+            snprintf(line, sizeof line, "%ld\n", (long)getpid());
+            report(line, namespace);
+        }
         default_signals();
         execve(argv[0], argv, envp);
         code = errno;
@@ -142,7 +141,106 @@ static void become_command(int job_namespace, int output, char **argv, char **en
     _exit(127);
 }
 
-/* ``argv`` (with ``envp``) started inside ``cgroup`` as this helper's sibling: become_command in a clone of it. */
+/* The job's namespace (with ``job_namespace``) for the command's process-to-be (a clone of this helper): -1 where
+ * there is none, else a descriptor of it; exits (its failure reported) where it cannot be made. */
+static int job_namespace_of_this_process(int job_namespace) {
+    failing_pid = (long)getpid();
+    if (!job_namespace) return -1;
+    if (enter_job_namespace() != 0) _exit(0);
+    int namespace = open("/proc/self/ns/mnt", O_RDONLY | O_CLOEXEC);
+    if (namespace < 0) {
+        fail("private", errno);
+        _exit(0);
+    }
+    return namespace;
+}
+
+/* The command's process-to-be (a clone of this helper): its namespace (with ``job_namespace``), then exec_command.
+ * Never returns. */
+static void become_command(int job_namespace, int output, char **argv, char **envp) {
+    exec_command(output, argv, envp, 1, job_namespace_of_this_process(job_namespace));
+}
+
+/* The NUL-terminated fields of ``text`` (``size`` bytes) from ``first`` on as the command: the number of arguments,
+ * the arguments, then the environment (NAME=value); argv and envp point into ``text``. 0, or -1 if malformed. */
+static int command_fields(char *text, size_t size, size_t first, char ***argv, char ***envp) {
+    char **fields = calloc(size + 2, sizeof *fields);  /* every field, and room for the NULL ending argv */
+    size_t count = 0;
+    for (size_t start = 0, i = 0; fields && i < size; i++) {
+        if (text[i] == '\0') {
+            fields[count++] = text + start;
+            start = i + 1;
+        }
+    }
+    char *end = NULL;
+    long argc = count > first ? strtol(fields[first], &end, 10) : -1;
+    if (!fields || count <= first || !end || *end != '\0' || argc < 1 || (size_t)argc > count - first - 1) {
+        free(fields);
+        return -1;
+    }
+    size_t variables = count - first - 1 - (size_t)argc;
+    *argv = fields + first + 1;
+    memmove(*argv + argc + 1, *argv + argc, variables * sizeof *fields);  /* the variables move up for argv's NULL */
+    (*argv)[argc] = NULL;
+    *envp = *argv + argc + 1;
+    (*envp)[variables] = NULL;
+    return 0;
+}
+
+/* A --serve "-wait" request's process (a clone of this helper): its namespace and its pid reported at once, then the
+ * rest of the request read from the report socket until the driver shuts its side: the command's output (one
+ * descriptor, SCM_RIGHTS) and command_fields; exec_command then. Nothing read (the driver canceled the launch): it
+ * exits quietly. Never returns. */
+static void become_waiting(int job_namespace) {
+    int namespace = job_namespace_of_this_process(job_namespace);
+    char line[64];
+    snprintf(line, sizeof line, "%ld\n", (long)getpid());
+    report(line, namespace);
+    if (namespace >= 0) close(namespace);
+    size_t capacity = 16384, size = 0;
+    char *text = malloc(capacity);
+    int output = -1;
+    for (;;) {
+        if (!text) _exit(0);
+        if (size == capacity) {
+            capacity *= 2;
+            text = realloc(text, capacity);
+            continue;
+        }
+        struct iovec part = {.iov_base = text + size, .iov_len = capacity - size};
+        union {
+            char bytes[CMSG_SPACE(2 * sizeof(int))];
+            struct cmsghdr align;
+        } control;
+        struct msghdr message = {.msg_iov = &part, .msg_iovlen = 1, .msg_control = control.bytes,
+                                 .msg_controllen = sizeof control.bytes};
+        ssize_t got = recvmsg(report_to, &message, MSG_CMSG_CLOEXEC);
+        if (got < 0 && errno == EINTR) continue;
+        if (got < 0) _exit(0);
+        for (struct cmsghdr *header = CMSG_FIRSTHDR(&message); header; header = CMSG_NXTHDR(&message, header)) {
+            if (header->cmsg_level != SOL_SOCKET || header->cmsg_type != SCM_RIGHTS) continue;
+            size_t n = (header->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+            for (size_t i = 0; i < n; i++) {
+                int fd;
+                memcpy(&fd, CMSG_DATA(header) + i * sizeof(int), sizeof fd);
+                if (output < 0) output = fd;
+                else close(fd);
+            }
+        }
+        if (got == 0) break;
+        size += (size_t)got;
+    }
+    char **argv, **envp;
+    if (size == 0 || output < 0) _exit(0);
+    if (command_fields(text, size, 0, &argv, &envp) != 0) {
+        fail("request", EINVAL);
+        _exit(0);
+    }
+    exec_command(output, argv, envp, 0, -1);
+}
+
+/* A clone of this helper inside ``cgroup`` as this helper's sibling, running ``become(job_namespace, output, argv,
+ * envp)`` (``argv`` NULL: become_waiting). */
 static void launch(int job_namespace, const char *cgroup, int output, char **argv, char **envp) {
     int group = open(cgroup, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (group < 0) {
@@ -155,37 +253,32 @@ static void launch(int job_namespace, const char *cgroup, int output, char **arg
     args.cgroup = (uint64_t)group;
     /* exit_signal stays 0: with CLONE_PARENT the kernel gives the child this helper's own exit signal */
     long pid = syscall(SYS_clone3, &args, sizeof args);
-    if (pid == 0) become_command(job_namespace, output, argv, envp);
+    if (pid == 0) {
+        if (argv) become_command(job_namespace, output, argv, envp);
+        become_waiting(job_namespace);
+    }
     if (pid < 0) fail("clone3", errno);
     close(group);
 }
 
-/* One request of --serve (see the top): its fields in ``text`` (``size`` bytes), its descriptors already taken. */
+/* One request of --serve (see the top): its fields in ``text`` (``size`` bytes), its descriptors already taken
+ * (``output`` -1 for a "-wait" request). */
 static void serve_one(char *text, size_t size, int output) {
-    char **fields = calloc(size + 2, sizeof *fields);  /* every field, and room for the NULL ending argv */
-    size_t count = 0;
-    for (size_t start = 0, i = 0; fields && i < size; i++) {
-        if (text[i] == '\0') {
-            fields[count++] = text + start;
-            start = i + 1;
-        }
-    }
-    char *end = NULL;
-    long argc = count >= 3 ? strtol(fields[2], &end, 10) : -1;
-    if (!fields || count < 3 || !end || *end != '\0' || argc < 1 || (size_t)argc > count - 3) {
-        fail("request", EINVAL);
-        free(fields);
+    size_t first = strnlen(text, size);
+    int waiting = first + 1 < size && (strcmp(text, "ns-wait") == 0 || strcmp(text, "plain-wait") == 0);
+    int job_namespace = strncmp(text, "ns", 2) == 0 && (text[2] == '\0' || text[2] == '-');
+    const char *cgroup = first + 1 < size ? text + first + 1 : "";
+    if (waiting) {
+        launch(job_namespace, cgroup, -1, NULL, NULL);
         return;
     }
-    int job_namespace = strcmp(fields[0], "ns") == 0;
-    size_t variables = count - 3 - (size_t)argc;
-    char **argv = fields + 3;
-    memmove(argv + argc + 1, argv + argc, variables * sizeof *fields);  /* the variables move up for argv's NULL */
-    argv[argc] = NULL;
-    char **envp = argv + argc + 1;
-    envp[variables] = NULL;
-    launch(job_namespace, fields[1], output, argv, envp);
-    free(fields);
+    char **argv, **envp;
+    if (output < 0 || command_fields(text, size, 2, &argv, &envp) != 0) {
+        fail("request", EINVAL);
+        return;
+    }
+    launch(job_namespace, cgroup, output, argv, envp);
+    free(argv - 3);
 }
 
 /* --serve: requests until the driver closes its end of descriptor 3. */
@@ -206,6 +299,7 @@ static int serve(void) {
         ssize_t got;
         while ((got = recvmsg(3, &message, MSG_CMSG_CLOEXEC)) < 0 && errno == EINTR) continue;
         if (got <= 0) return got == 0 ? 0 : 1;
+        text[got] = '\0';  /* (a request ends with a NUL; this one guards a malformed one) */
         int descriptors[2] = {-1, -1};
         size_t taken = 0;
         for (struct cmsghdr *header = CMSG_FIRSTHDR(&message); header; header = CMSG_NXTHDR(&message, header)) {
@@ -219,9 +313,9 @@ static int serve(void) {
                 }
             }
         }
-        if (taken == 2) {
+        if (taken >= 1) {
             report_to = descriptors[0];
-            serve_one(text, (size_t)got, descriptors[1]);
+            serve_one(text, (size_t)got, taken == 2 ? descriptors[1] : -1);
         }
         for (size_t i = 0; i < taken; i++) close(descriptors[i]);
         free(text);

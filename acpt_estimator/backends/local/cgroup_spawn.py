@@ -12,7 +12,9 @@ a descriptor of it with its report (Spawning.namespace), by which the driver mak
 
 A job's launcher is started by the driver's spawn server where it can be (launch()): the same helper in its --serve
 mode, started once per driver and fed a request per job, which spares each launch a helper process (its start and
-end cost ~0.4 ms of a trivial job here).
+end cost ~0.4 ms of a trivial job here). A job asks it for the launcher's process first (prepare(): cloned into the
+cgroup, its namespace made), while the driver still plans the command line, and sends the command when it has it
+(Waiting.go): the clone and the namespace then overlap the planning instead of following it.
 """
 
 from __future__ import annotations
@@ -114,6 +116,78 @@ def file_actions(log_path: str) -> list:
             (os.POSIX_SPAWN_DUP2, 1, 2)]
 
 
+class Waiting:
+    """A job's launcher process made ahead of its command line by the spawn server (prepare()): already inside its
+    cgroup and, with ``job_namespace``, its mount namespace, waiting for go() (or cancel())."""
+
+    def __init__(self, report: socket.socket, job_namespace: bool):
+        self._report, self.job_namespace = report, job_namespace
+
+    def go(self, argv, env, log_path: str) -> Spawning | None:
+        """The command for the waiting process: executed there, its output appended to ``log_path``; the launch to
+        finish() as launch()'s. None where it cannot be sent (a NUL in an argument or variable, the process gone):
+        the waiting process is then ended and reaped, and the caller launches the usual way."""
+        fields = [str(len(argv)).encode(), *map(os.fsencode, argv),
+                  *(os.fsencode(f"{name}={value}") for name, value in env.items())]
+        if any(b"\0" in field for field in fields):
+            self.cancel()
+            return None
+        data = b"\0".join(fields) + b"\0"
+        try:
+            output = os.open(log_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_CLOEXEC, 0o644)
+        except OSError:
+            self.cancel()
+            return None
+        try:
+            # A stream: the descriptor rides with the first part, the rest follows however large the environment.
+            sent = socket.send_fds(self._report, [data], [output])
+            self._report.sendall(data[sent:])
+            self._report.shutdown(socket.SHUT_WR)
+        except OSError:
+            self.cancel()
+            return None
+        finally:
+            os.close(output)
+        return Spawning(None, self._report, argv[0], self.job_namespace)
+
+    def cancel(self) -> None:
+        """End the waiting process without running anything there (it exits at the end of what it reads) and reap
+        it; idempotent."""
+        report, self._report = self._report, None
+        if report is None:
+            return
+        try:
+            with contextlib.suppress(OSError):
+                report.shutdown(socket.SHUT_WR)
+            chunks = []
+            while True:
+                chunk, descriptors, _, _ = socket.recv_fds(report, 256, 1)
+                for descriptor in descriptors:
+                    os.close(descriptor)
+                if not chunk:
+                    break
+                chunks.append(chunk)
+        except OSError:
+            chunks = []
+        finally:
+            report.close()
+        words = b"".join(chunks).decode("ascii", "replace").split()
+        pid = words[0] if words and words[0].isdigit() else (words[-1] if len(words) == 4 else "")
+        if pid.isdigit():  # our child (the server clones it as its sibling)
+            with contextlib.suppress(ChildProcessError):
+                os.waitpid(int(pid), 0)
+
+
+def prepare(helper: str, cgroup_dir: str, job_namespace: bool = False) -> Waiting | None:
+    """A launcher process made now, inside ``cgroup_dir``, by this driver's spawn server, to be given its command by
+    Waiting.go() once it is planned: the clone (and the namespace) happen meanwhile. None where there is no server
+    (then launch() starts it the usual way)."""
+    if os.environ.get(SERVER_VAR) == "0":
+        return None
+    server = _server(helper)
+    return server.prepare(cgroup_dir, job_namespace) if server is not None else None
+
+
 def launch(helper: str, cgroup_dir: str, argv, env, log_path: str, job_namespace: bool = False) -> Spawning | None:
     """start() for a job's launcher, its output appended to ``log_path``: through this driver's spawn server where
     it runs, else by a helper process of its own."""
@@ -167,6 +241,22 @@ class _Server:
             theirs.close()
             os.close(output)
         return Spawning(None, report, argv[0], job_namespace)
+
+    def prepare(self, cgroup_dir: str, job_namespace: bool) -> Waiting | None:
+        """A "-wait" request (module prepare()); None where the server cannot take it."""
+        fields = [b"ns-wait" if job_namespace else b"plain-wait", os.fsencode(cgroup_dir)]
+        if b"\0" in fields[1]:
+            return None
+        report, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            socket.send_fds(self.channel, [b"\0".join(fields) + b"\0"], [theirs.fileno()])
+        except OSError:
+            report.close()
+            self.close()
+            return None
+        finally:
+            theirs.close()
+        return Waiting(report, job_namespace)
 
     def close(self) -> None:
         """Stop using this server: it ends on its channel's end."""

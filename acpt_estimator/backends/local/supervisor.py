@@ -88,6 +88,7 @@ class Supervisor:
         self._on_tracked = None  # called on the watcher thread once the tracker holds the launcher (launch)
         self._spawn_error: BaseException | None = None
         self._spawning: cgroup_spawn.Spawning | None = None  # the helper starting mpiexec (launch, direct)
+        self._waiting: cgroup_spawn.Waiting | None = None  # mpiexec's process made ahead by the server (prepare)
         self._spawn_done = threading.Event()
         # Set once the launcher's process exists (or its spawn failed): launch() waits for it before running its
         # ``meanwhile``, which otherwise keeps the GIL from the watcher for milliseconds and delays the spawn.
@@ -126,8 +127,11 @@ class Supervisor:
         namespace); elsewhere the watcher thread starts now and makes the namespace on itself, dropping those
         capabilities from its own bounding set, which is why it serves one job and starts nothing else."""
         self._namespace = namespace
-        self._direct = bool(tracker is not None and tracker.birth_cgroup() and not tracker.launch_prefix()
-                            and cgroup_spawn.ready())
+        helper = cgroup_spawn.ready()
+        self._direct = bool(tracker is not None and tracker.birth_cgroup() and not tracker.launch_prefix() and helper)
+        if self._direct:
+            # The server clones mpiexec's process (and makes its namespace) while the caller plans the launch.
+            self._waiting = cgroup_spawn.prepare(helper, tracker.birth_cgroup(), bool(namespace))
         self._preparing.set()
         if not self._direct:
             self._start_watcher()
@@ -152,8 +156,11 @@ class Supervisor:
         self._preparing.set()
         self._spawned.set()
         if self._direct:
+            waiting, self._waiting = self._waiting, None
+            if waiting is not None:
+                self._spawning = waiting.go(list(argv), env, self.launcher_log)
             helper = cgroup_spawn.ready()
-            if helper:  # else the watcher starts it (the helper was found unusable since prepare)
+            if self._spawning is None and helper:  # else the watcher starts it (the helper was found unusable)
                 self._spawning = cgroup_spawn.launch(helper, tracker.birth_cgroup(), list(argv), env,
                                                      self.launcher_log, bool(self._namespace))
             if self._spawning is not None:
@@ -261,6 +268,9 @@ class Supervisor:
 
     def abandon(self) -> None:
         """The job will not be launched after all: let the watcher thread end (one never started ends here)."""
+        waiting, self._waiting = self._waiting, None
+        if waiting is not None:
+            waiting.cancel()
         self._preparing.set()
         self._spawned.set()
         self._spawn_begun.set()
@@ -308,9 +318,11 @@ class Supervisor:
                 self._on_finished(self.outcome)
         finally:
             _unregister(self)
-            self._close_wake_pipe()
             self.done.set()
-            if reaped and self.tracker.release_after_done:  # a waiting driver goes on meanwhile
+            # A waiting driver goes on meanwhile: nothing below changes what it sees (request_end and the exit
+            # markers' wake-ups are no-ops once done is set).
+            self._close_wake_pipe()
+            if reaped and self.tracker.release_after_done:
                 self.tracker.release()
 
     def _close_wake_pipe(self) -> None:
