@@ -45,8 +45,9 @@ def contained(base: str, value, *, parameter: str, fix: str, what: str = "its fo
     return path
 
 
-def is_inside(base: str, path: str) -> bool:
-    """Whether ``path``, symlinks resolved, is ``base`` or below it."""
-    real_base = os.path.realpath(base)
+def is_inside(base: str, path: str, base_is_real: bool = False) -> bool:
+    """Whether ``path``, symlinks resolved, is ``base`` or below it. ``base_is_real``: ``base`` is resolved already
+    (a caller checking many paths resolves it once: each resolution reads every folder on the way)."""
+    real_base = base if base_is_real else os.path.realpath(base)
     real = os.path.realpath(path)
     return real == real_base or real.startswith(real_base.rstrip(os.sep) + os.sep)

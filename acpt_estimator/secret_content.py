@@ -47,6 +47,8 @@ def read_regular(path: str, size: int) -> bytes:
     except OSError:
         return b""
     with os.fdopen(fd, "rb") as handle:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
             return b""
-        return handle.read(size)
+        # No more than the file holds (+1: one that grew meanwhile is read on): read(n) sets n bytes aside first.
+        return handle.read(min(size, info.st_size + 1))

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import errno
 import os
-import shutil
 import stat
 import warnings
 
@@ -117,7 +116,7 @@ class _Walker:
                 self._folder(rel, name, path, real_dir, is_link, ancestors)
             elif self._ignored(real_dir, name):
                 continue
-            elif is_link and not is_inside(self.real_root, path):
+            elif is_link and not is_inside(self.real_root, path, base_is_real=True):
                 self.outside.append(rel)
             elif stat.S_ISREG(info.st_mode):
                 self.files.append(rel)
@@ -129,7 +128,7 @@ class _Walker:
     def _folder(self, rel, name, path, real_dir, is_link, ancestors) -> None:
         if self.store is not None and rel + "/" == self.store:
             return
-        if is_link and not is_inside(self.real_root, path):
+        if is_link and not is_inside(self.real_root, path, base_is_real=True):
             # Named even when ignored: azure-ai-ml walks linked folders and matches their files by their real
             # path (outside, so no pattern matches), uploading them whatever the ignore file says.
             self.outside.append(rel)
@@ -161,14 +160,54 @@ def copy_snapshot(source_directory: str, destination: str, files: list[str] | No
     of regular files only, never through a link that now leads out; the source tree is only read."""
     files = snapshot_files(source_directory) if files is None else files
     os.makedirs(destination, exist_ok=True)
+    real_root, made = os.path.realpath(source_directory), {destination}
     for rel in files:
         target = os.path.join(destination, rel)
-        os.makedirs(os.path.dirname(target), exist_ok=True)
+        folder = os.path.dirname(target)
+        if folder not in made:
+            os.makedirs(folder, exist_ok=True)
+            made.add(folder)
         path = os.path.join(source_directory, rel)
-        if not is_inside(source_directory, path) or not os.path.isfile(path):
+        if not is_inside(real_root, path, base_is_real=True) or not _copy_regular(path, target):
             raise ExperimentExecutionException(  # changed since it was checked: copy nothing but what was checked
                 f"{path} changed while the snapshot was taken (it is no longer a regular file inside "
                 f"source_directory); submit again, or list it in .amlignore.")
-        shutil.copyfile(path, target)  # content; copy2's xattr/utime calls cost time
-        shutil.copymode(path, target)
     return files
+
+
+def _copy_regular(path: str, target: str) -> bool:
+    """``path``'s content and mode into a new ``target``, if ``path`` is a regular file (opened without waiting: a
+    FIFO put in its place is never read); False, with nothing made, if it is not. Descriptors and sendfile: a few
+    system calls per file, where shutil.copyfile and copymode make about twice as many (a snapshot copy's cost is
+    its files' count)."""
+    source = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    try:
+        info = os.fstat(source)
+        if not stat.S_ISREG(info.st_mode):
+            return False
+        mode = stat.S_IMODE(info.st_mode)
+        copy = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, mode)
+        try:
+            if stat.S_IMODE(os.fstat(copy).st_mode) != mode:  # the umask took bits away: the source's mode, as copymode
+                os.fchmod(copy, mode)
+            _copy_content(source, copy, info.st_size)
+        finally:
+            os.close(copy)
+        return True
+    finally:
+        os.close(source)
+
+
+def _copy_content(source: int, copy: int, size: int) -> None:
+    try:
+        while os.sendfile(copy, source, None, max(size, 1 << 20)):
+            pass
+    except OSError as err:
+        if err.errno not in (errno.EINVAL, errno.ENOSYS, errno.EOPNOTSUPP):
+            raise
+        os.lseek(source, 0, os.SEEK_SET)  # (where sendfile cannot: nothing was written)
+        os.ftruncate(copy, 0)
+        while chunk := os.read(source, 1 << 20):
+            view = memoryview(chunk)
+            while view:
+                view = view[os.write(copy, view):]

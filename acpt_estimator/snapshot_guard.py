@@ -44,18 +44,19 @@ def check_snapshot(source_directory: str, upload: bool = True, entry_script: str
     hold: files that are not regular files or folders, links leading outside, secrets, more than v1's limits,
     and (for an ``upload``) the local run store. ``entry_script`` must be one of its files."""
     listing = list_snapshot(source_directory)
-    ignore = _ignore_file_hint(source_directory)
     dangling = [what for _, what in listing.refused if what.startswith(DANGLING)]
     if dangling:  # as v1's snapshot failed on one: an execution error naming the link
         raise ExperimentExecutionException(
             f"source_directory holds a {'; '.join(dangling[:5])}. Remove the link, point it at an existing file, "
-            f"or list it in {ignore}.")
+            f"or list it in {_ignore_file_hint(source_directory)}.")
     if listing.refused:
         named = "\n".join(f"  - {rel}: {what}" for rel, what in listing.refused[:20])
         raise SnapshotException(
             f"source_directory={source_directory!r} holds entries that are not regular files or folders, which a "
-            f"snapshot never opens or copies:\n{named}\nRemove them, or list them in {ignore}.")
+            f"snapshot never opens or copies:\n{named}\nRemove them, or list them in "
+            f"{_ignore_file_hint(source_directory)}.")
     if listing.outside:
+        ignore = _ignore_file_hint(source_directory)
         folders = [rel for rel in listing.outside if os.path.isdir(os.path.join(source_directory, rel))]
         fix = (f" Links to folders cannot be ignored ({folders[:10]}): the upload follows them whatever {ignore} says; "
                "remove them." if folders else "")
@@ -65,29 +66,30 @@ def check_snapshot(source_directory: str, upload: bool = True, entry_script: str
             f"Copy the files into source_directory, or list the links in {ignore}.{fix}")
     files = listing.files
     if entry_script is not None:
-        _check_entry_script(source_directory, entry_script, files, ignore)
+        _check_entry_script(source_directory, entry_script, files)
     if os.environ.get(ALLOW_SECRETS_VAR, "").strip().lower() not in ("1", "true", "yes"):
         found = find_secrets(source_directory, files)
         if found:
             raise SnapshotException(_secrets_message(source_directory, found))
-    store = local_store_inside(source_directory)
-    spec = ignore_spec(source_directory)
-    if upload and store is not None and os.path.isdir(os.path.join(source_directory, store)) and not (
-            spec is not None and spec.match_file(store)):
+    # (Only an upload asks where the store is, and which ignore file says what: a local run's launch waits on this.)
+    store = local_store_inside(source_directory) if upload else None
+    if store is not None and os.path.isdir(os.path.join(source_directory, store)) and not (
+            (spec := ignore_spec(source_directory)) is not None and spec.match_file(store)):
         # The SDK uploads the folder itself and would carry every earlier local run along.
         raise SnapshotException(
             f"source_directory {source_directory!r} contains the local run store {store!r} (earlier local runs, "
             f"models and datastores), which would be uploaded with the code. Add the line '{store}' to "
-            f"{ignore}, or set ACPT_ESTIMATOR_HOME to a folder outside the project.")
+            f"{_ignore_file_hint(source_directory)}, or set ACPT_ESTIMATOR_HOME to a folder outside the project.")
     check_limits(source_directory, files, listing.total_bytes)
     return files
 
 
-def _check_entry_script(source_directory: str, entry_script: str, files: list[str], ignore: str) -> None:
+def _check_entry_script(source_directory: str, entry_script: str, files: list[str]) -> None:
     rel = os.path.normpath(entry_script).replace(os.sep, "/")
     if rel in files:
         return
     path = os.path.join(source_directory, entry_script)
+    ignore = _ignore_file_hint(source_directory)
     why = (f"it is left out by {ignore}" if os.path.isfile(path) else "there is no such file")
     raise SnapshotException(
         f"entry_script={entry_script!r} is not in the snapshot of source_directory={source_directory!r} ({why}), so "
@@ -98,8 +100,8 @@ def check_limits(source_directory: str, files: list[str], total: int | None = No
     """v1's limits on every snapshot, local copies included: 300 MB (apparent size) and 2000 files."""
     if total is None:
         total = sum(os.path.getsize(os.path.join(source_directory, rel)) for rel in files)
-    ignore = _ignore_file_hint(source_directory)
     if total > MAX_SNAPSHOT_BYTES:
+        ignore = _ignore_file_hint(source_directory)
         raise SnapshotException(
             f"====================================================================\n"
             f"While attempting to take snapshot of {source_directory}\n"
@@ -109,6 +111,7 @@ def check_limits(source_directory: str, files: list[str], total: int | None = No
             f"source_directory (read it through a Datastore/Dataset input instead) or list it in {ignore}.\n"
             f"====================================================================")
     if len(files) > MAX_SNAPSHOT_FILES and not os.environ.get(NO_FILE_LIMIT_VAR):
+        ignore = _ignore_file_hint(source_directory)
         raise SnapshotException(
             f"====================================================================\n"
             f"While attempting to take snapshot of {source_directory}\n"

@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from acpt_estimator import snapshot_guard
-from acpt_estimator.exceptions import SnapshotException
+from acpt_estimator.exceptions import ExperimentExecutionException, SnapshotException
 from acpt_estimator.snapshot import copy_snapshot, list_snapshot
 from acpt_estimator.snapshot_guard import check_snapshot
 
@@ -179,6 +179,42 @@ def test_the_copy_takes_only_the_checked_list(src, tmp_path):
     os.mkfifo(src / "late")  # appears after the check: never opened
     assert copy_snapshot(str(src), str(tmp_path / "copy"), files) == ["train.py"]
     assert os.listdir(tmp_path / "copy") == ["train.py"]
+
+
+def test_the_copy_keeps_each_file_s_content_and_mode_whatever_the_umask(src, tmp_path):
+    (src / "run.sh").write_text("#!/bin/sh\necho hi\n")
+    (src / "d" / "e").mkdir(parents=True)
+    (src / "d" / "e" / "big.bin").write_bytes(os.urandom(3 * 1024 * 1024 + 7))  # more than one sendfile chunk
+    (src / "d" / "secret.cfg").write_text("mine")
+    modes = {"run.sh": 0o755, "d/e/big.bin": 0o444, "d/secret.cfg": 0o600, "train.py": 0o644}
+    for rel, mode in modes.items():
+        os.chmod(src / rel, mode)
+    files = check_snapshot(str(src), upload=False)
+    previous = os.umask(0o077)  # a umask that would strip the group/other bits copymode keeps
+    try:
+        assert copy_snapshot(str(src), str(tmp_path / "copy"), files) == sorted(modes)
+    finally:
+        os.umask(previous)
+    for rel, mode in modes.items():
+        copied = tmp_path / "copy" / rel
+        assert stat.S_IMODE(copied.stat().st_mode) == mode, rel
+        assert copied.read_bytes() == (src / rel).read_bytes(), rel
+
+
+@pytest.mark.parametrize("swap", ["fifo", "link-out", "folder"])
+def test_a_file_swapped_after_the_check_is_not_copied_and_says_so(src, tmp_path, swap):
+    files = check_snapshot(str(src), upload=False)
+    (src / "train.py").unlink()
+    if swap == "fifo":
+        os.mkfifo(src / "train.py")  # opened without waiting for a writer, never read
+    elif swap == "link-out":
+        (tmp_path / "key.pem").write_text("outside")
+        os.symlink(tmp_path / "key.pem", src / "train.py")
+    else:
+        (src / "train.py").mkdir()
+    with pytest.raises(ExperimentExecutionException, match=r"train\.py changed while the snapshot was taken"):
+        copy_snapshot(str(src), str(tmp_path / "copy"), files)
+    assert not (tmp_path / "copy" / "train.py").exists()
 
 
 _SPECIAL = ("fifo", "socket", "dangling", "loop", "dirlink-up", "link-out", "dirlink-out")

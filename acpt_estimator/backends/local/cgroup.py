@@ -256,11 +256,8 @@ class CgroupTracker:
 
     def _populated(self) -> bool:
         """Whether any process is in the cgroup or below it (one small read; the walk lists every cgroup file)."""
-        try:
-            with open(os.path.join(self.path, "cgroup.events"), encoding="ascii") as handle:
-                return "populated 0" not in handle.read()
-        except OSError:
-            return True  # unknown: walk
+        events = read_proc(os.path.join(self.path, "cgroup.events"))  # (its last read ends a job: kept short)
+        return events is None or b"populated 0" not in events  # unknown: walk
 
     def end(self, grace: float) -> None:
         """SIGTERM every member, then kill the whole cgroup after ``grace`` seconds."""

@@ -45,7 +45,8 @@ def job_uses_mlflow(snapshot_dir: str, files, command: str = "") -> bool:
             continue
         try:
             with open(os.path.join(snapshot_dir, rel), "rb") as handle:
-                text = handle.read(budget + 1)
+                # No more than the file holds: read(n) sets n bytes aside first (megabytes, for one small script).
+                text = handle.read(min(budget, os.fstat(handle.fileno()).st_size) + 1)
         except OSError:
             continue
         if _MENTION.search(text):
