@@ -279,13 +279,17 @@ def test_what_the_server_cannot_take_a_helper_of_its_own_starts(helper, group, t
 
 
 @pytest.mark.skipif(not mount_ns.available(), reason="needs root with CAP_SYS_ADMIN (mount namespaces)")
-def test_through_the_server_the_job_namespace_is_the_same(helper, group, tmp_path):
+@pytest.mark.parametrize("made_ahead", [False, True], ids=["served", "made-ahead"])
+def test_through_the_server_the_job_namespace_is_the_same(helper, group, tmp_path, made_ahead):
+    """Launched whole by the server, or made ahead (cgroup_spawn.prepare) and given its command later."""
     view, outside, go = tmp_path / "view", tmp_path / "outside", tmp_path / "go"
     view.mkdir()
     outside.mkdir()
     log = tmp_path / "log.txt"
     script = 'until [ -e "$1" ]; do sleep 0.01; done; readlink /proc/self/ns/mnt; cat /proc/self/status; ls "$0"'
-    spawning = _served(helper, group, ["/bin/sh", "-c", script, str(view), str(go)], {}, log, job_namespace=True)
+    argv = ["/bin/sh", "-c", script, str(view), str(go)]
+    spawning = (cgroup_spawn.prepare(helper, group, job_namespace=True).go(argv, {}, str(log)) if made_ahead
+                else _served(helper, group, argv, {}, log, job_namespace=True))
     pid = spawning.finish()
     own_namespace, job_namespace, thread_namespace = _bind_in_the_job_namespace(spawning.namespace, outside, view)
     go.write_text("")
@@ -372,23 +376,4 @@ def test_a_command_the_waiting_launcher_cannot_take_is_refused_and_the_launcher_
     with pytest.raises(FileNotFoundError) as err:
         spawning.finish()
     assert err.value.filename == "/no/such/launcher" and _procs(group) == []
-    cgroup_spawn._servers[os.getpid()].close()
-
-
-@pytest.mark.skipif(not mount_ns.available(), reason="needs root with CAP_SYS_ADMIN (mount namespaces)")
-def test_a_launcher_made_ahead_has_the_job_namespace_too(helper, group, tmp_path):
-    view, outside, go = tmp_path / "view", tmp_path / "outside", tmp_path / "go"
-    view.mkdir()
-    outside.mkdir()
-    log = tmp_path / "log.txt"
-    script = 'until [ -e "$1" ]; do sleep 0.01; done; readlink /proc/self/ns/mnt; cat /proc/self/status; ls "$0"'
-    waiting = cgroup_spawn.prepare(helper, group, job_namespace=True)
-    spawning = waiting.go(["/bin/sh", "-c", script, str(view), str(go)], {}, str(log))
-    pid = spawning.finish()
-    own_namespace, job_namespace, thread_namespace = _bind_in_the_job_namespace(spawning.namespace, outside, view)
-    go.write_text("")
-    _, status = os.waitpid(pid, 0)
-    os.close(spawning.namespace)
-    assert os.waitstatus_to_exitcode(status) == 0
-    _check_the_job_namespace(log.read_text().splitlines(), job_namespace, own_namespace, thread_namespace, view)
     cgroup_spawn._servers[os.getpid()].close()
