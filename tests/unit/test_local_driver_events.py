@@ -70,3 +70,29 @@ def test_files_created_in_a_watched_folder_reach_its_handler(tmp_path):
         assert seen == ["rank_0_exit_0"]
     finally:
         driver_events.unwatch(wd)
+
+
+def _woken(supervisor) -> bool:
+    try:
+        return bool(os.read(supervisor._wake_r, 64))
+    except BlockingIOError:
+        return False
+
+
+def test_a_job_s_watcher_is_woken_by_a_failure_or_the_last_success_not_by_each_success(tmp_path):
+    """Each marker wakes driver_events' thread; the job's watcher only when it has something to do: end the job at
+    a failure, make the final record once every rank succeeded (anything else: it reads the folder anyway)."""
+    from acpt_estimator.backends.local.supervisor import Supervisor
+
+    supervisor = Supervisor(run_id="r_1_00000000", status_dir=str(tmp_path), cancel_flag=str(tmp_path / "cancel"),
+                            launcher_log=str(tmp_path / "log"), world_size=3)
+    os.set_blocking(supervisor._wake_r, False)
+    try:
+        woken = []
+        for name in ("rank_0_exit_0", "rank_1_exit_0", "rank_1_exit_0", "rank_2_exit_1", "something_else",
+                     "rank_2_exit_0"):
+            supervisor._rank_exited(name)
+            woken.append(_woken(supervisor))
+        assert woken == [False, False, False, True, True, True]
+    finally:
+        supervisor._close_wake_pipe()

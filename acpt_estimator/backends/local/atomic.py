@@ -55,8 +55,13 @@ class StagedText:
             handle, self.tmp = tempfile.mkstemp(dir=os.path.dirname(dest), prefix=f".{os.path.basename(dest)}."
                                                 f"{os.getpid()}.", suffix=".tmp")
         try:
-            with os.fdopen(handle, "w", encoding="utf-8") as out:
-                out.write(text)
+            try:
+                # The descriptor itself: a text file object around it costs four more system calls per record.
+                view = memoryview(text.encode("utf-8"))
+                while view:
+                    view = view[os.write(handle, view):]
+            finally:
+                os.close(handle)
         except BaseException:  # never leave a half-written temporary behind (a full disk, Ctrl-C)
             _remove(self.tmp)
             raise

@@ -99,6 +99,7 @@ class Supervisor:
         # ending (about 1 ms): the run's final record can be made meanwhile (LocalJob), on_finished then commits it.
         self._on_ranks_done = on_ranks_done
         self._exit_watch: int | None = None  # driver_events' watch of the status folder (watch_exits)
+        self._succeeded: set = set()  # the ranks whose exit marker said 0, as the watch saw them (_rank_exited)
         self._stragglers = False
         self._reason: str | None = None
         self._wake_r, self._wake_w = os.pipe()
@@ -260,8 +261,14 @@ class Supervisor:
                 self._exit_watch = None
 
     def _rank_exited(self, name: str) -> None:
-        """On driver_events' thread: wake the watcher (which reads the folder itself)."""
+        """On driver_events' thread: wake the watcher (which reads the folder itself) at a failure, and once every
+        rank has reported success; the other successes change nothing it would do (a missed event: its poll)."""
+        match = _STATUS.match(name)
         with self._pipe_lock:
+            if match and match[2] == "0":
+                self._succeeded.add(match[1])
+                if len(self._succeeded) < self.world_size:
+                    return
             if self._wake_w is not None:
                 with contextlib.suppress(BlockingIOError):
                     os.write(self._wake_w, b"e")
