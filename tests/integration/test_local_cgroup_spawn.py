@@ -377,3 +377,23 @@ def test_a_command_the_waiting_launcher_cannot_take_is_refused_and_the_launcher_
         spawning.finish()
     assert err.value.filename == "/no/such/launcher" and _procs(group) == []
     cgroup_spawn._servers[os.getpid()].close()
+
+
+def test_a_report_cut_by_a_reset_still_says_what_happened(helper):
+    """A launcher made ahead whose clone failed closes its end with the command we sent unread: the report then ends
+    with ECONNRESET instead of an end of file, after what was written."""
+    report, peer = socket.socketpair()
+    report.sendall(b"the command, never read")
+    peer.sendall(b"error clone3 22\n")
+    peer.close()
+    assert cgroup_spawn.Spawning(None, report, "/usr/bin/mpiexec", job_namespace=False).finish() is None
+    assert cgroup_spawn.ready() is None  # the kernel refused the clone: later jobs start the usual way
+    child = subprocess.Popen(["/bin/true"])  # stands in for a made-ahead process whose namespace failed
+    report, peer = socket.socketpair()
+    report.sendall(b"the command, never read")
+    peer.sendall(f"error unshare 1 {child.pid}\n".encode())
+    peer.close()
+    cgroup_spawn.Waiting(report, job_namespace=True).cancel()
+    with pytest.raises(ChildProcessError):
+        os.waitpid(child.pid, os.WNOHANG)  # reaped by cancel()
+    child.returncode = 0  # (so Popen does not wait for it again)

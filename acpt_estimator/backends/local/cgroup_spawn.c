@@ -86,6 +86,23 @@ static void default_signals(void) {
 
 static long failing_pid;  /* a --serve request's child: its pid goes with its failure, so the driver reaps it */
 
+/* --serve runs at SCHED_BATCH where it was started at SCHED_OTHER (driver_priority.py says why): its wake-ups never
+ * preempt the driver's thread or a job. What it clones is put back to SCHED_OTHER first (a process inherits its
+ * parent's policy), so jobs run as under a plain mpiexec. Used only where both switches are allowed here. */
+static int restore_policy = -1;
+
+static void yield_to_jobs(void) {
+    struct sched_param none = {0};
+    if (sched_getscheduler(0) != SCHED_OTHER) return;
+    if (sched_setscheduler(0, SCHED_BATCH, &none) != 0) return;
+    /* Back and forth once: a clone must be able to return to SCHED_OTHER, or none of this is done. */
+    if (sched_setscheduler(0, SCHED_OTHER, &none) != 0 || sched_setscheduler(0, SCHED_BATCH, &none) != 0) {
+        sched_setscheduler(0, SCHED_OTHER, &none);
+        return;
+    }
+    restore_policy = SCHED_OTHER;
+}
+
 static int fail(const char *where, int code) {
     char line[96];
     if (failing_pid) snprintf(line, sizeof line, "error %s %d %ld\n", where, code, failing_pid);
@@ -145,6 +162,11 @@ static void exec_command(int output, char **argv, char **envp, int announce, int
  * there is none, else a descriptor of it; exits (its failure reported) where it cannot be made. */
 static int job_namespace_of_this_process(int job_namespace) {
     failing_pid = (long)getpid();
+    struct sched_param none = {0};
+    if (restore_policy >= 0 && sched_setscheduler(0, restore_policy, &none) != 0) {
+        fail("policy", errno);
+        _exit(0);
+    }
     if (!job_namespace) return -1;
     if (enter_job_namespace() != 0) _exit(0);
     int namespace = open("/proc/self/ns/mnt", O_RDONLY | O_CLOEXEC);
@@ -325,7 +347,10 @@ static int serve(void) {
 int main(int argc, char **argv) {
     /* The report descriptor must not reach the command: the driver reads it until the helper has exited. */
     if (fcntl(3, F_SETFD, FD_CLOEXEC) != 0) return 1;
-    if (argc == 2 && strcmp(argv[1], "--serve") == 0) return serve();
+    if (argc == 2 && strcmp(argv[1], "--serve") == 0) {
+        yield_to_jobs();
+        return serve();
+    }
     int job_namespace = argc > 1 && strcmp(argv[1], "--job-namespace") == 0;
     argv += job_namespace;
     argc -= job_namespace;

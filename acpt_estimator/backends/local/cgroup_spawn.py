@@ -69,24 +69,20 @@ class Spawning:
         was started). Raises OSError as posix_spawn would when the command cannot be executed, NamespaceRefused
         when the job's namespace could not be made. With a job namespace, ``namespace`` is then a descriptor of it,
         which the caller closes."""
-        chunks, received = [], []
         try:
-            while True:
-                chunk, descriptors, _, _ = socket.recv_fds(self._report, 256, 1)
-                received.extend(descriptors)
-                if not chunk:
-                    break
-                chunks.append(chunk)
+            text, received = _read_report(self._report)
         finally:
             self._report.close()
             if self.helper_pid is not None:  # (the spawn server's requests have no helper process of their own)
                 os.waitpid(self.helper_pid, 0)
-        words = b"".join(chunks).decode("ascii", "replace").split()
+        words = text.split()
         if len(words) == 5 and words[0].isdigit() and words[1:3] == ["error", "exec"]:
             words = words[1:]  # the command's process reports its pid before it executes the command, then why not
         if len(words) == 4 and words[0] == "error" and words[1] in _NAMESPACE_STEPS and words[3].isdigit():
             os.waitpid(int(words[3]), 0)  # the process that could not make the namespace: our child, reaped here
             words = words[:3]
+        if len(words) == 4 and words[:2] == ["error", "policy"] and words[3].isdigit():
+            os.waitpid(int(words[3]), 0)  # could not get SCHED_OTHER back (the server probed it could): not run
         if len(words) == 1 and words[0].isdigit() and len(received) == int(self._job_namespace):
             self.namespace = received[0] if received else None
             return int(words[0])
@@ -107,6 +103,23 @@ class Spawning:
 
 
 _NAMESPACE_STEPS = ("unshare", "private", "capabilities")
+
+
+def _read_report(report: socket.socket) -> tuple[str, list]:
+    """A report socket's text and the descriptors that came with it, until its end. A peer that closed with what we
+    sent it unread (a launcher made ahead whose clone failed before our command arrived) ends it with ECONNRESET
+    once what it wrote has been read: the end as well."""
+    chunks, received = [], []
+    while True:
+        try:
+            chunk, descriptors, _, _ = socket.recv_fds(report, 256, 1)
+        except ConnectionResetError:
+            break
+        received.extend(descriptors)
+        if not chunk:
+            break
+        chunks.append(chunk)
+    return b"".join(chunks).decode("ascii", "replace"), received
 
 
 def file_actions(log_path: str) -> list:
@@ -159,19 +172,14 @@ class Waiting:
         try:
             with contextlib.suppress(OSError):
                 report.shutdown(socket.SHUT_WR)
-            chunks = []
-            while True:
-                chunk, descriptors, _, _ = socket.recv_fds(report, 256, 1)
-                for descriptor in descriptors:
-                    os.close(descriptor)
-                if not chunk:
-                    break
-                chunks.append(chunk)
+            text, received = _read_report(report)
         except OSError:
-            chunks = []
+            text, received = "", []
         finally:
             report.close()
-        words = b"".join(chunks).decode("ascii", "replace").split()
+        for descriptor in received:
+            os.close(descriptor)
+        words = text.split()
         pid = words[0] if words and words[0].isdigit() else (words[-1] if len(words) == 4 else "")
         if pid.isdigit():  # our child (the server clones it as its sibling)
             with contextlib.suppress(ChildProcessError):

@@ -7,6 +7,7 @@ import os
 import select
 import threading
 
+from . import driver_priority
 from .inotify import IN_CREATE, IN_MOVED_TO, Inotify
 
 # Why: a thread per job cost its start before the job's gate could open and its join after the job ended (the join
@@ -36,6 +37,7 @@ class _Service:
         self._inotify.unwatch(wd)
 
     def _serve(self) -> None:
+        driver_priority.yield_to_jobs()  # woken at each rank's exit: it waits for a CPU rather than preempt a rank
         poller = select.poll()
         poller.register(self._inotify.fd, select.POLLIN)
         while True:

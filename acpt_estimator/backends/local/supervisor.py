@@ -14,7 +14,7 @@ import time
 
 import attrs
 
-from . import cgroup_spawn, driver_events, mount_ns
+from . import cgroup_spawn, driver_events, driver_priority, mount_ns
 
 logger = logging.getLogger(__name__)
 POLL_SECONDS = 0.1  # how often rank exits, the cancel flag and the deadline are checked
@@ -194,6 +194,7 @@ class Supervisor:
                     if spawning.namespace is not None:
                         os.close(spawning.namespace)
                 return
+            driver_priority.stop_yielding()  # the helper could not start it after all: this thread does
             with mount_ns.entered(namespace=bool(self._namespace)):
                 if self._namespace:
                     mount_ns.drop_job_capabilities()
@@ -302,6 +303,8 @@ class Supervisor:
 
     # ---- the watcher thread -------------------------------------------------------------------------
     def _watch(self) -> None:
+        if self._direct:  # (elsewhere this thread starts mpiexec itself, which would inherit the policy)
+            driver_priority.yield_to_jobs()
         self._preparing.wait()
         reaped = False
         try:
