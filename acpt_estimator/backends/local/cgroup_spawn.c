@@ -29,7 +29,8 @@
  * command's process ahead of its command (the driver plans the launch meanwhile): the clone reports "<pid>\n" (with
  * the namespace's descriptor) at once, then reads the rest from the report socket until the driver shuts its side:
  * the output descriptor with the number of arguments, the arguments and the environment as above, and executes that;
- * nothing read (the driver gave the launch up) ends it quietly.
+ * nothing read (the driver gave the launch up) ends it quietly. The server runs at SCHED_BATCH where it was started at
+ * SCHED_OTHER (yield_to_jobs) and puts each clone back first ("error policy <errno> <pid>" where that fails).
  */
 #define _GNU_SOURCE
 #include <errno.h>
