@@ -480,17 +480,57 @@ def _interrupt_mid_snapshot(monkeypatch):
     monkeypatch.setattr(job, "copy_snapshot", copy_then_ctrl_c)
 
 
-@pytest.mark.parametrize("failure", ["dangling symlink", "Ctrl-C in the snapshot"])
+def _refuse_the_launch_plan(monkeypatch):
+    """After the job's cgroup is made and the spawn server asked for its launcher's process (Supervisor.prepare)."""
+    from acpt_estimator.backends.local import cgroup_spawn, job
+
+    cgroup_spawn.build()  # (where it can be built: its server then makes the launcher's process ahead)
+
+    def refused(*args, **kwargs):
+        deadline = time.monotonic() + 5  # once the launcher's process is in the job's cgroup, where there is one
+        while cgroup_spawn.ready() and not _cgroup_members() and time.monotonic() < deadline:
+            time.sleep(0.001)
+        raise ExperimentExecutionException("the launch plan was refused (a stand-in)")
+
+    monkeypatch.setattr(job, "plan_launcher", refused)
+
+
+def _job_cgroups() -> list:
+    from acpt_estimator.backends.local.cgroup import driver_group, job_cgroups_usable
+
+    base = job_cgroups_usable()
+    group = driver_group(base) if base else None
+    return [] if group is None or not os.path.isdir(group) else [
+        os.path.join(group, name) for name in os.listdir(group) if os.path.isdir(os.path.join(group, name))]
+
+
+def _cgroup_members() -> list:
+    members = []
+    for folder in _job_cgroups():
+        with open(os.path.join(folder, "cgroup.procs"), encoding="utf-8") as handle:
+            members += handle.read().split()
+    return members
+
+
+@pytest.mark.parametrize("failure", ["dangling symlink", "Ctrl-C in the snapshot", "launch plan refused"])
 def test_a_run_that_cannot_start_leaves_nothing_behind(store, monkeypatch, failure):
     token = uuid.uuid4().hex
     if failure == "dangling symlink":
         os.symlink(store / "gone.py", store / "src" / "link.py")
         expected = pytest.raises(ExperimentExecutionException, match=r"dangling symbolic link .*link\.py")
+    elif failure == "launch plan refused":
+        _refuse_the_launch_plan(monkeypatch)
+        expected = pytest.raises(ExperimentExecutionException, match="the launch plan was refused")
     else:
         _interrupt_mid_snapshot(monkeypatch)
         expected = pytest.raises(KeyboardInterrupt)
+    cgroups_before = _job_cgroups()
+    started = time.monotonic()
     with expected:
         submit(store, "plain", token)
+    # The launcher's process made ahead ends before the job's cgroup goes: nothing waits for that cgroup to empty.
+    assert time.monotonic() - started < 1.5
+    assert _job_cgroups() == cgroups_before  # the job's cgroup is gone
     runs = store / "store" / "runs"  # a dangling link is refused before the store is touched at all
     assert not runs.exists() or os.listdir(runs) == []  # no half-written run folder
     assert not os.path.exists(store / "store" / "mlflow.db")  # no MLflow run either

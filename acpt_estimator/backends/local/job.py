@@ -279,8 +279,11 @@ def _discard(paths: RunPaths, job, tracker) -> None:
         job.discarded = True
         job.cancel("failed")
         job.supervisor.wait()
-    elif tracker is not None:
-        tracker.release()
+    else:
+        if job is not None:  # first: a launcher's process made ahead (Supervisor.prepare) is in the cgroup until then
+            job.supervisor.abandon()
+        if tracker is not None:
+            tracker.release()
     if job is not None:
         job.supervisor.abandon()
         if job.gate is not None:
