@@ -525,12 +525,11 @@ def test_a_run_that_cannot_start_leaves_nothing_behind(store, monkeypatch, failu
         _interrupt_mid_snapshot(monkeypatch)
         expected = pytest.raises(KeyboardInterrupt)
     cgroups_before = _job_cgroups()
-    started = time.monotonic()
     with expected:
         submit(store, "plain", token)
-    # The launcher's process made ahead ends before the job's cgroup goes: nothing waits for that cgroup to empty.
-    assert time.monotonic() - started < 1.5
-    assert _job_cgroups() == cgroups_before  # the job's cgroup is gone
+    # The job's cgroup is gone: a launcher's process made ahead ended before it was removed (it was left behind, after
+    # 2 s of retries, while that process still waited in it).
+    assert _job_cgroups() == cgroups_before
     runs = store / "store" / "runs"  # a dangling link is refused before the store is touched at all
     assert not runs.exists() or os.listdir(runs) == []  # no half-written run folder
     assert not os.path.exists(store / "store" / "mlflow.db")  # no MLflow run either
