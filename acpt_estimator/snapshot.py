@@ -205,7 +205,8 @@ def _copy_content(source: int, copy: int, size: int) -> None:
     except OSError as err:
         if err.errno not in (errno.EINVAL, errno.ENOSYS, errno.EOPNOTSUPP):
             raise
-        os.lseek(source, 0, os.SEEK_SET)  # (where sendfile cannot: nothing was written)
+        for descriptor in (source, copy):  # (where sendfile cannot; from the start, whatever it did copy)
+            os.lseek(descriptor, 0, os.SEEK_SET)
         os.ftruncate(copy, 0)
         while chunk := os.read(source, 1 << 20):
             view = memoryview(chunk)

@@ -3,6 +3,7 @@ rules, credentials found inside any text file (notebook outputs too), v1's limit
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import socket
@@ -199,6 +200,24 @@ def test_the_copy_keeps_each_file_s_content_and_mode_whatever_the_umask(src, tmp
         copied = tmp_path / "copy" / rel
         assert stat.S_IMODE(copied.stat().st_mode) == mode, rel
         assert copied.read_bytes() == (src / rel).read_bytes(), rel
+
+
+def test_where_sendfile_gives_up_half_way_the_copy_is_made_again_from_the_start(src, tmp_path, monkeypatch):
+    data = os.urandom(3 * 1024 * 1024 + 5)
+    (src / "big.bin").write_bytes(data)
+    files = check_snapshot(str(src), upload=False)
+    real, calls = os.sendfile, []
+
+    def gives_up(out, source, offset, count):  # as a file system without sendfile after a first part
+        calls.append(count)
+        if len(calls) == 2:
+            raise OSError(errno.EINVAL, "Invalid argument")
+        return real(out, source, offset, min(count, 1 << 20))
+
+    monkeypatch.setattr(os, "sendfile", gives_up)
+    copy_snapshot(str(src), str(tmp_path / "copy"), files)
+    assert (tmp_path / "copy" / "big.bin").read_bytes() == data
+    assert (tmp_path / "copy" / "train.py").read_bytes() == (src / "train.py").read_bytes()
 
 
 @pytest.mark.parametrize("swap", ["fifo", "link-out", "folder"])
