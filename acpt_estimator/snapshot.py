@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import errno
 import os
+import shutil
 import stat
 import warnings
 
@@ -208,7 +209,5 @@ def _copy_content(source: int, copy: int, size: int) -> None:
         for descriptor in (source, copy):  # (where sendfile cannot; from the start, whatever it did copy)
             os.lseek(descriptor, 0, os.SEEK_SET)
         os.ftruncate(copy, 0)
-        while chunk := os.read(source, 1 << 20):
-            view = memoryview(chunk)
-            while view:
-                view = view[os.write(copy, view):]
+        with os.fdopen(source, "rb", closefd=False) as reader, os.fdopen(copy, "wb", closefd=False) as writer:
+            shutil.copyfileobj(reader, writer)

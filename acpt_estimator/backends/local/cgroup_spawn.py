@@ -140,15 +140,10 @@ class Waiting:
         """The command for the waiting process: executed there, its output appended to ``log_path``; the launch to
         finish() as launch()'s. None where it cannot be sent (a NUL in an argument or variable, the process gone):
         the waiting process is then ended and reaped, and the caller launches the usual way."""
-        fields = [str(len(argv)).encode(), *map(os.fsencode, argv),
-                  *(os.fsencode(f"{name}={value}") for name, value in env.items())]
-        if any(b"\0" in field for field in fields):
-            self.cancel()
-            return None
-        data = b"\0".join(fields) + b"\0"
-        try:
-            output = os.open(log_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_CLOEXEC, 0o644)
-        except OSError:
+        data, output = _command(argv, env), _open_log(log_path)
+        if data is None or output is None:
+            if output is not None:
+                os.close(output)
             self.cancel()
             return None
         try:
@@ -184,6 +179,24 @@ class Waiting:
         if pid.isdigit():  # our child (the server clones it as its sibling)
             with contextlib.suppress(ChildProcessError):
                 os.waitpid(int(pid), 0)
+
+
+def _command(argv, env) -> bytes | None:
+    """A command as the helper reads it (cgroup_spawn.c, command_fields): the number of arguments, the arguments and
+    the environment (NAME=value), each NUL-terminated; None where one holds a NUL (no such request can carry it)."""
+    fields = [str(len(argv)).encode(), *map(os.fsencode, argv),
+              *(os.fsencode(f"{name}={value}") for name, value in env.items())]
+    if any(b"\0" in field for field in fields):
+        return None
+    return b"\0".join(fields) + b"\0"
+
+
+def _open_log(log_path: str) -> int | None:
+    """The launcher's log, opened for appending (its descriptors 1 and 2); None where it cannot be."""
+    try:
+        return os.open(log_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_CLOEXEC, 0o644)
+    except OSError:
+        return None
 
 
 def prepare(helper: str, cgroup_dir: str, job_namespace: bool = False) -> Waiting | None:
@@ -229,17 +242,16 @@ class _Server:
         """The launch as a request (its report read by Spawning.finish); None where the server cannot take it: a
         NUL in an argument or variable, a request larger than the channel carries, or the server gone (then a
         helper of its own starts it, and says why if that fails too)."""
-        fields = [b"ns" if job_namespace else b"plain", os.fsencode(cgroup_dir), str(len(argv)).encode(),
-                  *map(os.fsencode, argv), *(os.fsencode(f"{name}={value}") for name, value in env.items())]
-        if any(b"\0" in field for field in fields):
+        command = _command(argv, env)
+        if command is None or b"\0" in os.fsencode(cgroup_dir):
             return None
-        try:
-            output = os.open(log_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_CLOEXEC, 0o644)
-        except OSError:
+        output = _open_log(log_path)
+        if output is None:
             return None
         report, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
         try:
-            socket.send_fds(self.channel, [b"\0".join(fields) + b"\0"], [theirs.fileno(), output])
+            head = (b"ns" if job_namespace else b"plain") + b"\0" + os.fsencode(cgroup_dir) + b"\0"
+            socket.send_fds(self.channel, [head + command], [theirs.fileno(), output])
         except OSError as err:
             report.close()
             if err.errno != errno.EMSGSIZE:
