@@ -17,6 +17,7 @@ from acpt_estimator.backends.local.gate import Gate
 from acpt_estimator.backends.local.launch import (EXIT_NO_DRIVER, EXIT_NO_RANK, EXIT_NO_WORKDIR, EXIT_UNTRACKED,
                                                   LaunchContext, gate_lines_only, plan_launch)
 from acpt_estimator.backends.local.mpi import Launcher
+from acpt_estimator.backends.local.native import NativeHelper
 
 pytestmark = pytest.mark.integration
 HAS_COMPILER = shutil.which("cc") is not None or shutil.which("gcc") is not None
@@ -25,7 +26,8 @@ MPICH = Launcher("/venv/bin/mpiexec", "mpich", "5.0.2")
 
 @pytest.fixture(scope="module")
 def helper(tmp_path_factory):
-    """The C launcher built afresh into a cache folder of this module's own."""
+    """The C launcher built afresh into a cache folder of this module's own, as the package builds it (against musl
+    where musl-gcc is installed)."""
     if not HAS_COMPILER:
         pytest.skip("needs a C compiler to build the rank launcher")
     cache = tmp_path_factory.mktemp("cache")
@@ -39,16 +41,45 @@ def helper(tmp_path_factory):
     finally:
         rank_exec._state.clear()
         rank_exec._state.update(saved_state)
-        if saved_cache is None:
-            os.environ.pop("ACPT_ESTIMATOR_CACHE", None)
-        else:
-            os.environ["ACPT_ESTIMATOR_CACHE"] = saved_cache
+        _restore_cache(saved_cache)
 
 
-@pytest.fixture(params=["rank_exec", "bash"])
+@pytest.fixture(scope="module")
+def glibc_helper(tmp_path_factory):
+    """The same launcher built with the system's C compiler (what machines without musl-gcc run)."""
+    if not HAS_COMPILER:
+        pytest.skip("needs a C compiler to build the rank launcher")
+    saved_cache = os.environ.get("ACPT_ESTIMATOR_CACHE")
+    os.environ["ACPT_ESTIMATOR_CACHE"] = str(tmp_path_factory.mktemp("cache"))
+    try:
+        yield NativeHelper("acpt-rank", "rank_exec.c", rank_exec.DISABLE_VAR).build()
+    finally:
+        _restore_cache(saved_cache)
+
+
+def _restore_cache(saved):
+    if saved is None:
+        os.environ.pop("ACPT_ESTIMATOR_CACHE", None)
+    else:
+        os.environ["ACPT_ESTIMATOR_CACHE"] = saved
+
+
+@pytest.fixture(params=["rank_exec", "rank_exec_cc", "bash"])
 def runner(request):
-    """How ranks start: the C launcher's path, or "" for rank.sh through bash."""
-    return request.getfixturevalue("helper") if request.param == "rank_exec" else ""
+    """How ranks start: the C launcher's path (as built here, and built with the system's compiler where that differs),
+    or "" for rank.sh through bash."""
+    if request.param == "bash":
+        return ""
+    if request.param == "rank_exec_cc" and not shutil.which("musl-gcc"):
+        pytest.skip("the package's build is the system compiler's here: covered by the rank_exec case")
+    return request.getfixturevalue("helper" if request.param == "rank_exec" else "glibc_helper")
+
+
+def test_the_launcher_is_built_against_musl_where_musl_gcc_is_installed(helper, glibc_helper):
+    """A static glibc program probes the CPU (cpuid, a hypervisor trap on a VM) before main: musl's starts sooner."""
+    with open(helper, "rb") as built, open(glibc_helper, "rb") as system:
+        musl, glibc = b"glibc" not in built.read(), b"glibc" not in system.read()
+    assert musl == bool(shutil.which("musl-gcc")) and not glibc
 
 
 def _own_cgroup() -> str:
@@ -138,6 +169,15 @@ def test_a_program_that_cannot_be_executed_is_127_with_its_reason_in_the_log(tmp
     code, _, logs, status, _ = _rank(tmp_path, runner, python="/no/such/python")
     assert code == 127 and status == ["rank_0_exit_127"]
     assert "/no/such/python" in logs["std_log.txt"] and "No such file" in logs["std_log.txt"]
+
+
+def test_a_program_without_a_shebang_line_runs_under_the_shell(tmp_path, runner):
+    program = tmp_path / "wrapper"
+    program.write_text('echo "by sh: $0 $1"\n')  # no #! line: exec refuses it (ENOEXEC), execvp runs it with sh
+    program.chmod(0o755)
+    code, _, logs, status, _ = _rank(tmp_path, runner, python=str(program), script="first")
+    assert code == 0 and status == ["rank_0_exit_0"]
+    assert logs["std_log.txt"] == f"by sh: {program} first\n"
 
 
 def test_descriptors_the_launcher_left_open_do_not_reach_the_command(tmp_path, runner):

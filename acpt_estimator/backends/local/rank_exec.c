@@ -31,6 +31,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#if !defined(SYS_close_range) && (defined(__x86_64__) || defined(__aarch64__))
+#define SYS_close_range 436  /* older C libraries' headers lack it (Linux 5.9) */
+#endif
+
 #define TAG "acpt-rank-plan-2"
 enum { EXIT_NO_DRIVER = 94, EXIT_UNTRACKED = 95, EXIT_NO_WORKDIR = 96, EXIT_NO_RANK = 97 };
 
@@ -206,6 +210,18 @@ static int run(char **argv, const char *log) {
         close(in);
         return 1;
     }
+    /* A file without a #! line runs under the shell, as glibc's execvp does and musl's does not: its command line
+     * is made here, as the child only moves descriptors and executes. */
+    char **as_script = NULL;
+    if (strchr(argv[0], '/')) {
+        size_t count = 0;
+        while (argv[count]) count++;
+        as_script = calloc(count + 2, sizeof *as_script);
+        if (as_script) {
+            as_script[0] = "/bin/sh";
+            memcpy(as_script + 1, argv, (count + 1) * sizeof *argv);
+        }
+    }
     pid_t child = vfork();
     if (child == 0) {
         /* The child's descriptor table is its own (only memory is shared): what it closes stays open here. */
@@ -217,6 +233,10 @@ static int run(char **argv, const char *log) {
         if (out > 2) close(out);
         execvp(argv[0], argv);
         int code = errno;
+        if (code == ENOEXEC && as_script) {
+            execv(as_script[0], as_script);
+            code = errno;
+        }
         say_failed(argv[0], code);  /* into the rank's log: it is stderr now */
         _exit(code == ENOENT ? 127 : 126);
     }
