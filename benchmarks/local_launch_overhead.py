@@ -35,6 +35,8 @@ import sys
 import tempfile
 import time
 
+from compiled_package import compile_package
+
 SCRIPTS = {
     "trivial": "import os\nprint('rank', os.environ.get('RANK', os.environ.get('PMI_RANK')))\n",
     "torch": "import torch\nprint('rank', torch.ones(1).sum().item())\n",
@@ -54,7 +56,7 @@ def main() -> None:
     load_before = os.getloadavg()[0]
     print(f"load average before: {load_before:.2f}, {os.cpu_count()} cores")
     _say_if_editable()
-    _compile_bytecode()
+    compile_package()
     with tempfile.TemporaryDirectory(prefix="acpt-bench-") as scratch:
         os.environ["ACPT_ESTIMATOR_HOME"] = os.path.join(scratch, "store")
         if args.repeats:
@@ -77,21 +79,6 @@ def _say_if_editable() -> None:
         print(f"NOTE: this interpreter imports {finders[0]} at every start (an editable install): each rank's Python "
               "starts slower on both sides, so the trivial job's ratio reads lower than for a regular install; "
               "`bash benchmarks/regular_install.sh` measures one.")
-
-
-def _compile_bytecode() -> None:
-    """The package's (and its v1 namespace's) .pyc files, where its folders are writable."""
-    import compileall
-
-    import acpt_estimator
-
-    folders = [os.path.dirname(acpt_estimator.__file__)]
-    compat = os.path.join(os.path.dirname(folders[0]), "compat")
-    if os.path.isdir(compat):
-        folders.append(compat)
-    for folder in folders:
-        if os.access(folder, os.W_OK):
-            compileall.compile_dir(folder, quiet=2)
 
 
 def _pairs(repeats: int, plain, local) -> tuple[list, list]:
