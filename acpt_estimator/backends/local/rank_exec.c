@@ -210,8 +210,9 @@ static int run(char **argv, const char *log) {
         close(in);
         return 1;
     }
-    /* A file without a #! line runs under the shell, as glibc's execvp does and musl's does not: its command line
-     * is made here, as the child only moves descriptors and executes. */
+    /* A file without a #! line runs under the shell, as glibc's execvp does and musl's does not (a rank's command is
+     * always a path: the job's interpreter or /bin/sh). Its command line is made here: the child only moves
+     * descriptors and executes. */
     char **as_script = NULL;
     if (strchr(argv[0], '/')) {
         size_t count = 0;
@@ -241,6 +242,7 @@ static int run(char **argv, const char *log) {
         _exit(code == ENOENT ? 127 : 126);
     }
     int failed_fork = child < 0 ? errno : 0;
+    free(as_script);
     close(in);
     close(out);
     if (child < 0) {
