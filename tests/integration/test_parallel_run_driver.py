@@ -210,6 +210,21 @@ def test_init_failing_in_every_worker_fails_the_step(datastore, tmp_path):
     assert "RuntimeError: no model here" in (tmp_path / "job" / "logs" / "job_error.txt").read_text()
 
 
+def test_a_worker_still_in_init_when_the_step_is_done_finishes_init(datastore, tmp_path):
+    # both mini-batches are scored by process000 while process001 is still in init(); v1 ran init() once in every
+    # worker, so the step ends after it, not in the middle of it (no torn log, no half-done side effect)
+    files = Dataset.File.from_files(path=[(datastore, "raw/files/f1.txt"), (datastore, "raw/files/f2.txt")])
+    code, output, out = run_driver(tmp_path, {"files": files}, "--entry_script", "slow_init.py",
+                                   "--mini_batch_size", "1", "--process_count_per_node", "2")
+    assert code == 0, output
+    assert (out / "parallel_run_step.txt").read_text() == "1\n1\n"
+    report = (tmp_path / "job" / "logs" / "sys" / "job_report" / "processed_mini-batches.csv").read_text()
+    assert report.count(",process000,") == 2  # process001 scored nothing: it was still in init()
+    logs = sorted((tmp_path / "job" / "logs" / "user" / "entry_script_log" / "0").glob("process*.log.txt"))
+    assert [f.name for f in logs] == ["process000.log.txt", "process001.log.txt"]
+    assert all("init done" in f.read_text() for f in logs)
+
+
 def test_sigterm_ends_the_driver_and_every_worker(datastore, tmp_path, monkeypatch):
     import signal
     import time

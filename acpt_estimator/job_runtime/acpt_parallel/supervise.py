@@ -94,7 +94,12 @@ class Job:
         self.queue.put((worker, None))
 
     def _stop(self, worker: Worker, kill: bool) -> None:
-        worker.state = "gone"
+        self._signal_stop(worker, kill)
+        self._reap(worker)
+
+    @staticmethod
+    def _signal_stop(worker: Worker, kill: bool) -> None:
+        """Kill the worker, or ask it to end once its init() (if still running) and current task are over."""
         try:
             if kill:
                 worker.proc.kill()
@@ -104,8 +109,15 @@ class Job:
             worker.proc.stdin.close()
         except OSError:
             pass  # it already ended
+
+    @staticmethod
+    def _reap(worker: Worker) -> None:
+        # a worker still in init() may take up to its init deadline; any other gets 10 s to end
+        grace = max(10.0, worker.deadline - time.monotonic()) if worker.state == "starting" and worker.deadline \
+            else 10.0
+        worker.state = "gone"
         try:
-            worker.proc.wait(timeout=10)
+            worker.proc.wait(timeout=grace)
         except subprocess.TimeoutExpired:
             worker.proc.kill()
             worker.proc.wait()
@@ -118,12 +130,19 @@ class Job:
     def run(self) -> str | None:
         """Run every mini-batch; the reason the step failed, or None."""
         previous = signal.signal(signal.SIGTERM, _terminate)
+        finished = False
         try:
-            return self._loop()
+            reason = self._loop()
+            finished = reason is None
+            return reason
         finally:
-            for worker in self.workers.values():
-                if worker.state != "gone":
-                    self._stop(worker, kill=worker.state != "idle")
+            # after a successful step, a worker still in init() finishes it (v1 ran init() once in every worker:
+            # its logs and side effects are whole); a failed or ended step kills all but idle workers
+            ending = [w for w in self.workers.values() if w.state != "gone"]
+            for worker in ending:
+                self._signal_stop(worker, kill=not (worker.state == "idle" or finished and worker.state == "starting"))
+            for worker in ending:
+                self._reap(worker)
             signal.signal(signal.SIGTERM, previous)
 
     def _loop(self) -> str | None:
