@@ -10,10 +10,15 @@ import shutil
 import subprocess
 import tempfile
 import threading
+import time
 
 from ...cache_folder import cache_base
 
 logger = logging.getLogger(__name__)
+# Each version of a helper's source (and each toolchain) gets its own build; one no driver has used for this long
+# belongs to a package version no longer run here and is removed when another build is made.
+STALE_SECONDS = 14 * 24 * 3600
+USE_MARK_SECONDS = 24 * 3600  # a build's modification time is refreshed at most this often (it marks use)
 
 
 class NativeHelper:
@@ -39,6 +44,7 @@ class NativeHelper:
         if "path" not in self.state:
             path = self._path()
             if path is not None and _trusted(path):
+                _mark_used(path)
                 self.state["path"] = path
         return self.state.get("path")
 
@@ -103,6 +109,7 @@ class NativeHelper:
                 return None
             os.chmod(temporary, 0o755)
             os.replace(temporary, path)  # whole or not at all, also with several drivers building at once
+            self._remove_stale(path)
             return path
         except (OSError, subprocess.SubprocessError) as err:
             logger.debug("Could not build %s: %s", self.source, err)
@@ -110,6 +117,33 @@ class NativeHelper:
         finally:
             if os.path.exists(temporary):
                 os.unlink(temporary)
+
+    def _remove_stale(self, built: str) -> None:
+        """Remove this helper's other builds that no driver has used for STALE_SECONDS (a package version still run
+        here refreshes its build's time at each use, and one removed by mistake is only built again)."""
+        folder, now = os.path.dirname(built), time.time()
+        try:
+            entries = [entry for entry in os.scandir(folder) if entry.name.startswith(self.name + "-")
+                       and entry.path != built and entry.is_file(follow_symlinks=False)]
+            stale = [entry.path for entry in entries
+                     if now - entry.stat(follow_symlinks=False).st_mtime > STALE_SECONDS]
+        except OSError as err:
+            logger.debug("Could not look for stale builds in %s: %s", folder, err)
+            return
+        for path in stale:
+            try:
+                os.unlink(path)
+            except OSError as err:  # removed meanwhile by another driver's build
+                logger.debug("Could not remove the stale build %s: %s", path, err)
+
+
+def _mark_used(path: str) -> None:
+    """Refresh the build's modification time (at most once a day) so that _remove_stale keeps it."""
+    try:
+        if time.time() - os.stat(path).st_mtime > USE_MARK_SECONDS:
+            os.utime(path)
+    except OSError:
+        pass  # a read-only cache: the build is then never removed as stale, which is harmless
 
 
 def _trusted(path: str) -> bool:
