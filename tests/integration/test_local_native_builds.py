@@ -50,5 +50,12 @@ def test_using_a_build_marks_it_as_used_at_most_once_a_day(tmp_path, monkeypatch
     before = os.stat(built).st_mtime
     assert _helper(tmp_path, monkeypatch, "0").ready() == built
     assert os.stat(built).st_mtime == before  # used half a day ago: not written again
+    # a driver that keeps running marks its build again once a day
+    helper = _helper(tmp_path, monkeypatch, "0")
+    assert helper.ready() == built
+    _aged(built, 3)
+    assert helper.ready() == built and os.stat(built).st_mtime == pytest.approx(time.time() - 3 * DAY, abs=60)
+    helper.state["mark_due"] = time.monotonic()  # (a day later)
+    assert helper.ready() == built and time.time() - os.stat(built).st_mtime < 60
     # the next version's build keeps it: it was used within STALE_SECONDS
     assert _helper(tmp_path, monkeypatch, "1").build() != built and os.path.exists(built)

@@ -44,9 +44,13 @@ class NativeHelper:
         if "path" not in self.state:
             path = self._path()
             if path is not None and _trusted(path):
-                _mark_used(path)
                 self.state["path"] = path
-        return self.state.get("path")
+        path = self.state.get("path")
+        if path is not None and time.monotonic() >= self.state.get("mark_due", 0.0):
+            # also in a driver that runs for weeks: its build must not look unused to another version's build
+            _mark_used(path)
+            self.state["mark_due"] = time.monotonic() + USE_MARK_SECONDS
+        return path
 
     def build(self) -> str | None:
         """Build the helper if it is not there yet; its path, or None where it cannot be built."""
