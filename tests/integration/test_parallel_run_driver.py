@@ -22,20 +22,24 @@ from tests.parallel_run_fixtures import SCRIPTS, datastore  # noqa: F401
 pytestmark = pytest.mark.integration
 
 
-def run_driver(tmp_path, datasets: dict, *options, user_args=()):
-    """Run the driver in a copy of the scripts (the job's working folder): (exit code, stderr, output folder)."""
-    job = tmp_path / "job"
-    shutil.copytree(SCRIPTS, job, dirs_exist_ok=True)
+def driver_command(tmp_path, datasets: dict, *options, user_args=()) -> tuple[list, dict]:
+    """The driver's command line and environment as a job runs it, in a copy of the scripts (the job's working
+    folder, ``tmp_path/job``), writing to ``tmp_path/out``."""
+    shutil.copytree(SCRIPTS, tmp_path / "job", dirs_exist_ok=True)
     builder, env, inputs = ArgumentBuilder(), dict(os.environ), []
     for name, dataset in datasets.items():
         builder.add_data(dataset.as_named_input(name))
         item = builder.inputs[name]
         env[DEFINITION_VAR + name] = item.definition
         inputs += ["--input", f"{name}={input_path(item, os.environ['ACPT_ESTIMATOR_HOME'])}"]
-    done = subprocess.run(
-        [sys.executable, "-m", "acpt_estimator.job_runtime.acpt_parallel.driver", *inputs, "--output",
-         str(tmp_path / "out"), *options, "--", *user_args], cwd=job, env=env, capture_output=True, text=True,
-        timeout=120)
+    return [sys.executable, "-m", "acpt_estimator.job_runtime.acpt_parallel.driver", *inputs, "--output",
+            str(tmp_path / "out"), *options, "--", *user_args], env
+
+
+def run_driver(tmp_path, datasets: dict, *options, user_args=()):
+    """Run the driver to its end: (exit code, stdout and stderr, output folder)."""
+    command, env = driver_command(tmp_path, datasets, *options, user_args=user_args)
+    done = subprocess.run(command, cwd=tmp_path / "job", env=env, capture_output=True, text=True, timeout=120)
     return done.returncode, done.stdout + done.stderr, tmp_path / "out"
 
 
@@ -226,34 +230,49 @@ def test_a_worker_still_in_init_when_the_step_is_done_finishes_init(datastore, t
 
 
 def test_sigterm_ends_the_driver_and_every_worker(datastore, tmp_path, monkeypatch):
-    import signal
-    import time
-
     monkeypatch.setenv("FLAKY_STATE", str(tmp_path) + os.sep)
     write_files(tmp_path / "hang", {f"h{i}.txt": "hang" for i in range(3)})
     datastore.upload(str(tmp_path / "hang"), target_path="hang", show_progress=False)
-    job = tmp_path / "job"
-    shutil.copytree(SCRIPTS, job)
-    builder = ArgumentBuilder()
-    builder.add_data(Dataset.File.from_files(path=(datastore, "hang/**")).as_named_input("files"))
-    item = builder.inputs["files"]
     token = f"acpt-prs-sigterm-{os.getpid()}"
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "acpt_estimator.job_runtime.acpt_parallel.driver", "--input",
-         f"files={input_path(item, os.environ['ACPT_ESTIMATOR_HOME'])}", "--entry_script", "flaky.py",
-         "--mini_batch_size", "1", "--process_count_per_node", "3", "--", token], cwd=job,
-        env=dict(os.environ, **{DEFINITION_VAR + "files": item.definition}), stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE)
+    command, env = driver_command(tmp_path, {"files": Dataset.File.from_files(path=(datastore, "hang/**"))},
+                                  "--entry_script", "flaky.py", "--mini_batch_size", "1",
+                                  "--process_count_per_node", "3", user_args=[token])
+    _terminate_when(command, env, tmp_path, token, workers=3)  # three workers inside run()
+
+
+def test_sigterm_while_a_worker_finishes_init_ends_it_too(datastore, tmp_path, monkeypatch):
+    # the step is done and the driver waits for process001's init(): a SIGTERM then must not leave it behind
+    monkeypatch.setenv("SLOW_INIT_SECONDS", "120")
+    token = f"acpt-prs-sigterm-init-{os.getpid()}"
+    files = Dataset.File.from_files(path=[(datastore, "raw/files/f1.txt"), (datastore, "raw/files/f2.txt")])
+    command, env = driver_command(tmp_path, {"files": files}, "--entry_script", "slow_init.py", "--mini_batch_size",
+                                  "1", "--process_count_per_node", "2", user_args=[token])
+    log = tmp_path / "job" / "logs" / "user" / "entry_script_log" / "0" / "process000.log.txt"
+    # both mini-batches scored by process000; the driver hears of it within microseconds, then waits for init()
+    code = _terminate_when(command, env, tmp_path, token, workers=1, settle=1.0,
+                           ready=lambda: log.exists() and log.read_text().count("scored 1") == 2)
+    assert code == 128 + 15
+
+
+def _terminate_when(command, env, tmp_path, token: str, workers: int, ready=lambda: True, settle=0.0) -> int:
+    """Start the driver, send it SIGTERM ``settle`` seconds after ``workers`` of its workers are alive and ``ready()``,
+    then check that it ends and no worker outlives it; its exit code."""
+    import signal
+    import time
+
+    proc = subprocess.Popen(command, cwd=tmp_path / "job", env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and _processes_with(token) < 3:  # three workers inside run()
+    while time.monotonic() < deadline and not (_processes_with(token) >= workers and ready()):
         time.sleep(0.1)
-    assert _processes_with(token) >= 3
+    assert _processes_with(token) >= workers and ready()
+    time.sleep(settle)
     proc.send_signal(signal.SIGTERM)
     proc.wait(timeout=30)
     deadline = time.monotonic() + 10
     while time.monotonic() < deadline and _processes_with(token):
         time.sleep(0.1)
     assert _processes_with(token) == 0
+    return proc.returncode
 
 
 def _processes_with(token: str) -> int:

@@ -141,9 +141,17 @@ class Job:
             ending = [w for w in self.workers.values() if w.state != "gone"]
             for worker in ending:
                 self._signal_stop(worker, kill=not (worker.state == "idle" or finished and worker.state == "starting"))
-            for worker in ending:
-                self._reap(worker)
-            signal.signal(signal.SIGTERM, previous)
+            try:
+                for worker in ending:
+                    self._reap(worker)
+            except BaseException:  # a SIGTERM while a worker finishes init(): none may outlive the driver
+                signal.signal(signal.SIGTERM, signal.SIG_IGN)  # a second SIGTERM must not cut this short (it is quick)
+                for worker in ending:
+                    worker.proc.kill()  # (a no-op for one reaped already)
+                    worker.proc.wait()
+                raise
+            finally:
+                signal.signal(signal.SIGTERM, previous)
 
     def _loop(self) -> str | None:
         total = self.args.node_count * self.per_node
