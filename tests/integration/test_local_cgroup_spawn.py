@@ -397,3 +397,40 @@ def test_a_report_cut_by_a_reset_still_says_what_happened(helper):
     with pytest.raises(ChildProcessError):
         os.waitpid(child.pid, os.WNOHANG)  # reaped by cancel()
     child.returncode = 0  # (so Popen does not wait for it again)
+
+
+def test_a_launcher_keeps_the_server_s_batch_policy_only_when_asked(helper, group, tmp_path):
+    """A job whose ranks start through the C rank launcher keeps mpiexec at the server's SCHED_BATCH (rank_exec.c says
+    why; that launcher gives each rank's command the driver's policy back); any other launch gets the driver's."""
+    argv = ["/bin/sh", "-c", "grep -E '^policy' /proc/self/sched | tr -d ' '"]
+    policies = {}
+    for way, keep_batch in (("served", False), ("served-batch", True), ("ahead", False), ("ahead-batch", True)):
+        log = tmp_path / f"{way}.txt"
+        if way.startswith("ahead"):
+            spawning = cgroup_spawn.prepare(helper, group, keep_batch=keep_batch).go(argv, {}, str(log))
+        else:
+            spawning = cgroup_spawn.launch(helper, group, argv, {}, str(log), keep_batch=keep_batch)
+        _, status = os.waitpid(spawning.finish(), 0)
+        assert os.waitstatus_to_exitcode(status) == 0
+        policies[way] = int(log.read_text().split(":")[-1])
+    server = cgroup_spawn._servers[os.getpid()]
+    if os.sched_getscheduler(server.pid) == os.SCHED_BATCH:  # (the server moves itself only from SCHED_OTHER)
+        assert policies == {"served": os.SCHED_OTHER, "served-batch": os.SCHED_BATCH, "ahead": os.SCHED_OTHER,
+                            "ahead-batch": os.SCHED_BATCH}
+    else:
+        assert set(policies.values()) == {os.sched_getscheduler(0)}
+    server.close()
+
+
+def test_a_request_of_a_kind_the_server_does_not_know_is_refused_and_runs_nothing(helper, group):
+    cgroup_spawn.prepare(helper, group).cancel()  # (the server runs)
+    server = cgroup_spawn._servers[os.getpid()]
+    for kind in (b"nsx-wait", b"plain-batch-wait", b"ns-wait-batchy", b"namespace"):
+        report, theirs = socket.socketpair()
+        socket.send_fds(server.channel, [kind + b"\0" + os.fsencode(group) + b"\0"], [theirs.fileno()])
+        theirs.close()
+        text, _ = cgroup_spawn._read_report(report)
+        report.close()
+        assert text == "error request 22\n", (kind, text)
+    assert _procs(group) == []
+    server.close()

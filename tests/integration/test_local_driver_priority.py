@@ -1,4 +1,5 @@
-"""The driver's own threads and spawn server run at SCHED_BATCH; a job's processes run at the driver's own policy."""
+"""The driver's own threads, spawn server and a job's MPI launcher run at SCHED_BATCH; the job's ranks run at the driver's
+own policy."""
 
 from __future__ import annotations
 
@@ -41,7 +42,9 @@ for rank in range(2):
 
 def _run_driver(tmp_path, policy: str) -> dict:
     (tmp_path / "src").mkdir()
-    (tmp_path / "src" / "script.py").write_text("import os\nprint('rank', os.sched_getscheduler(0))\n")
+    (tmp_path / "src" / "script.py").write_text(
+        "import os\nparent = os.getppid()\nwith open(f'/proc/{parent}/comm') as handle:\n    name = handle.read().strip()\n"
+        "print('rank', os.sched_getscheduler(0), name, os.sched_getscheduler(parent))\n")
     (tmp_path / "driver.py").write_text(DRIVER)
     env = dict(os.environ, ACPT_ESTIMATOR_HOME=str(tmp_path / "store"),
                PYTHONPATH=os.pathsep.join([REPO, os.path.join(REPO, "compat")]))
@@ -49,8 +52,9 @@ def _run_driver(tmp_path, policy: str) -> dict:
                           text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-3000:]
     lines = [line.split() for line in done.stdout.splitlines()]
+    ranks = [words for words in lines[3:] if words[0] == "rank"]
     return {"server": lines[0][1], "events": int(lines[1][1]), "main": int(lines[2][1]),
-            "ranks": [int(words[1]) for words in lines[3:] if words[0] == "rank"]}
+            "ranks": [int(words[1]) for words in ranks], "parents": [(words[2], int(words[3])) for words in ranks]}
 
 
 def test_the_driver_s_threads_yield_and_the_job_runs_at_the_driver_s_own_policy(tmp_path):
@@ -59,6 +63,11 @@ def test_the_driver_s_threads_yield_and_the_job_runs_at_the_driver_s_own_policy(
     assert seen["events"] == os.SCHED_BATCH
     assert seen["server"] in (str(os.SCHED_BATCH), "none")  # (none: no cgroup v2 or compiler here)
     assert seen["ranks"] == [os.SCHED_OTHER, os.SCHED_OTHER]  # as under a plain mpiexec
+    if seen["server"] == str(os.SCHED_BATCH):
+        # Their C launcher (with mpiexec and its proxy) stays at SCHED_BATCH: mpiexec, woken by its exiting proxy,
+        # must not preempt it (rank_exec.c); it gives the rank's command the driver's policy back.
+        assert [name[:len("acpt-rank")] for name, _ in seen["parents"]] == ["acpt-rank"] * 2, seen["parents"]
+        assert [policy for _, policy in seen["parents"]] == [os.SCHED_BATCH] * 2
 
 
 def test_a_driver_under_another_policy_keeps_it_and_so_does_its_job(tmp_path):
@@ -66,6 +75,7 @@ def test_a_driver_under_another_policy_keeps_it_and_so_does_its_job(tmp_path):
     assert seen["main"] == seen["events"] == os.SCHED_IDLE
     assert seen["server"] in (str(os.SCHED_IDLE), "none")
     assert seen["ranks"] == [os.SCHED_IDLE, os.SCHED_IDLE]
+    assert [policy for _, policy in seen["parents"]] == [os.SCHED_IDLE] * 2
 
 
 def test_a_thread_moved_to_batch_goes_back_before_it_starts_a_job_s_process():

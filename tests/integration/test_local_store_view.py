@@ -190,3 +190,31 @@ def test_a_job_submitted_from_inside_a_job_runs_in_the_same_view(store, tmp_path
     inner = get_run(inner_id)
     assert inner.get_metrics() == {"inner": 1} and get_model("inner-model").run_id == inner_id
     assert open(get_model("inner-model").path).read() == "inner weights"
+
+
+def _namespace_descriptors() -> list:
+    found = []
+    for fd in os.listdir("/proc/self/fd"):
+        try:
+            if os.readlink(f"/proc/self/fd/{fd}").startswith("mnt:"):
+                found.append(fd)
+        except OSError:  # (the descriptor listdir itself used)
+            pass
+    return found
+
+
+@pytest.mark.skipif(not store_view.available(), reason="needs read-only binds (root with CAP_SYS_ADMIN)")
+def test_the_job_s_namespace_is_held_until_its_record_is_final_then_let_go(store, tmp_path):
+    """The driver keeps a descriptor of the job's namespace while the job ends, so that mpiexec's exit does not wait
+    out the namespace's teardown; the descriptor is closed once the run's record is final, never leaked."""
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "script.py").write_text("print('ok')\n")
+    before = _namespace_descriptors()
+    experiment = Experiment(Workspace._local(), "namespace-held")
+    for _ in range(2):
+        run = experiment.submit(PyTorch(str(tmp_path / "src"), entry_script="script.py", compute_target="local"))
+        assert run.wait_for_completion()["status"] == "Completed"
+        supervisor = run._handle._job.supervisor
+        supervisor._thread.join(10)
+        assert not supervisor._thread.is_alive()
+        assert supervisor._held_namespace is None and _namespace_descriptors() == before

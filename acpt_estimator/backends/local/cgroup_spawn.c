@@ -30,7 +30,10 @@
  * the namespace's descriptor) at once, then reads the rest from the report socket until the driver shuts its side:
  * the output descriptor with the number of arguments, the arguments and the environment as above, and executes that;
  * nothing read (the driver gave the launch up) ends it quietly. The server runs at SCHED_BATCH where it was started at
- * SCHED_OTHER (yield_to_jobs) and puts each clone back first ("error policy <errno> <pid>" where that fails).
+ * SCHED_OTHER (yield_to_jobs) and puts each clone back first ("error policy <errno> <pid>" where that fails), unless
+ * the request's first field ends with "-batch" ("ns-batch", "plain-wait-batch", ...): that launcher starts its ranks
+ * only through the C rank launcher, which gives each rank's command the driver's policy back (rank_exec.c says why
+ * mpiexec itself stays at SCHED_BATCH).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -160,11 +163,12 @@ static void exec_command(int output, char **argv, char **envp, int announce, int
 }
 
 /* The job's namespace (with ``job_namespace``) for the command's process-to-be (a clone of this helper): -1 where
- * there is none, else a descriptor of it; exits (its failure reported) where it cannot be made. */
-static int job_namespace_of_this_process(int job_namespace) {
+ * there is none, else a descriptor of it; exits (its failure reported) where it cannot be made. The driver's policy
+ * first, unless ``keep_batch``. */
+static int job_namespace_of_this_process(int job_namespace, int keep_batch) {
     failing_pid = (long)getpid();
     struct sched_param none = {0};
-    if (restore_policy >= 0 && sched_setscheduler(0, restore_policy, &none) != 0) {
+    if (restore_policy >= 0 && !keep_batch && sched_setscheduler(0, restore_policy, &none) != 0) {
         fail("policy", errno);
         _exit(0);
     }
@@ -178,10 +182,10 @@ static int job_namespace_of_this_process(int job_namespace) {
     return namespace;
 }
 
-/* The command's process-to-be (a clone of this helper): its namespace (with ``job_namespace``), then exec_command.
- * Never returns. */
-static void become_command(int job_namespace, int output, char **argv, char **envp) {
-    exec_command(output, argv, envp, 1, job_namespace_of_this_process(job_namespace));
+/* The command's process-to-be (a clone of this helper): its policy and namespace (job_namespace_of_this_process), then
+ * exec_command. Never returns. */
+static void become_command(int job_namespace, int keep_batch, int output, char **argv, char **envp) {
+    exec_command(output, argv, envp, 1, job_namespace_of_this_process(job_namespace, keep_batch));
 }
 
 /* The NUL-terminated fields of ``text`` (``size`` bytes) from ``first`` on as the command: the number of arguments,
@@ -214,8 +218,8 @@ static int command_fields(char *text, size_t size, size_t first, char ***argv, c
  * rest of the request read from the report socket until the driver shuts its side: the command's output (one
  * descriptor, SCM_RIGHTS) and command_fields; exec_command then. Nothing read (the driver canceled the launch): it
  * exits quietly. Never returns. */
-static void become_waiting(int job_namespace) {
-    int namespace = job_namespace_of_this_process(job_namespace);
+static void become_waiting(int job_namespace, int keep_batch) {
+    int namespace = job_namespace_of_this_process(job_namespace, keep_batch);
     char line[64];
     snprintf(line, sizeof line, "%ld\n", (long)getpid());
     report(line, namespace);
@@ -262,9 +266,9 @@ static void become_waiting(int job_namespace) {
     exec_command(output, argv, envp, 0, -1);
 }
 
-/* A clone of this helper inside ``cgroup`` as this helper's sibling, running ``become(job_namespace, output, argv,
- * envp)`` (``argv`` NULL: become_waiting). */
-static void launch(int job_namespace, const char *cgroup, int output, char **argv, char **envp) {
+/* A clone of this helper inside ``cgroup`` as this helper's sibling, running become_command (``argv`` NULL:
+ * become_waiting). */
+static void launch(int job_namespace, int keep_batch, const char *cgroup, int output, char **argv, char **envp) {
     int group = open(cgroup, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (group < 0) {
         fail("open", errno);
@@ -277,22 +281,38 @@ static void launch(int job_namespace, const char *cgroup, int output, char **arg
     /* exit_signal stays 0: with CLONE_PARENT the kernel gives the child this helper's own exit signal */
     long pid = syscall(SYS_clone3, &args, sizeof args);
     if (pid == 0) {
-        if (argv) become_command(job_namespace, output, argv, envp);
-        become_waiting(job_namespace);
+        if (argv) become_command(job_namespace, keep_batch, output, argv, envp);
+        become_waiting(job_namespace, keep_batch);
     }
     if (pid < 0) fail("clone3", errno);
     close(group);
+}
+
+/* A request's first field: "ns" or "plain", then "-wait" (the process made ahead of its command), then "-batch". 0, or
+ * -1 for anything else. */
+static int request_kind(const char *kind, int *job_namespace, int *waiting, int *keep_batch) {
+    const char *rest = strncmp(kind, "ns", 2) == 0 ? kind + 2 : strncmp(kind, "plain", 5) == 0 ? kind + 5 : NULL;
+    if (!rest) return -1;
+    *job_namespace = rest == kind + 2;
+    *waiting = strncmp(rest, "-wait", 5) == 0;
+    rest += *waiting ? 5 : 0;
+    *keep_batch = strncmp(rest, "-batch", 6) == 0;
+    rest += *keep_batch ? 6 : 0;
+    return *rest == '\0' ? 0 : -1;
 }
 
 /* One request of --serve (see the top): its fields in ``text`` (``size`` bytes), its descriptors already taken
  * (``output`` -1 for a "-wait" request). */
 static void serve_one(char *text, size_t size, int output) {
     size_t first = strnlen(text, size);
-    int waiting = first + 1 < size && (strcmp(text, "ns-wait") == 0 || strcmp(text, "plain-wait") == 0);
-    int job_namespace = strncmp(text, "ns", 2) == 0 && (text[2] == '\0' || text[2] == '-');
-    const char *cgroup = first + 1 < size ? text + first + 1 : "";
+    int job_namespace, waiting, keep_batch;
+    if (first + 1 >= size || request_kind(text, &job_namespace, &waiting, &keep_batch) != 0) {
+        fail("request", EINVAL);
+        return;
+    }
+    const char *cgroup = text + first + 1;
     if (waiting) {
-        launch(job_namespace, cgroup, -1, NULL, NULL);
+        launch(job_namespace, keep_batch, cgroup, -1, NULL, NULL);
         return;
     }
     char **argv, **envp;
@@ -300,7 +320,7 @@ static void serve_one(char *text, size_t size, int output) {
         fail("request", EINVAL);
         return;
     }
-    launch(job_namespace, cgroup, output, argv, envp);
+    launch(job_namespace, keep_batch, cgroup, output, argv, envp);
     free(argv - 3);
 }
 
@@ -356,6 +376,6 @@ int main(int argc, char **argv) {
     argv += job_namespace;
     argc -= job_namespace;
     if (argc < 3) return 1;
-    launch(job_namespace, argv[1], -1, argv + 2, environ);
+    launch(job_namespace, 0, argv[1], -1, argv + 2, environ);
     return 0;
 }

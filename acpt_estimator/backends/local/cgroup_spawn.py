@@ -199,22 +199,26 @@ def _open_log(log_path: str) -> int | None:
         return None
 
 
-def prepare(helper: str, cgroup_dir: str, job_namespace: bool = False) -> Waiting | None:
+def prepare(helper: str, cgroup_dir: str, job_namespace: bool = False, keep_batch: bool = False) -> Waiting | None:
     """A launcher process made now, inside ``cgroup_dir``, by this driver's spawn server, to be given its command by
     Waiting.go() once it is planned: the clone (and the namespace) happen meanwhile. None where there is no server
-    (then launch() starts it the usual way)."""
+    (then launch() starts it the usual way). ``keep_batch``: see launch()."""
     if os.environ.get(SERVER_VAR) == "0":
         return None
     server = _server(helper)
-    return server.prepare(cgroup_dir, job_namespace) if server is not None else None
+    return server.prepare(cgroup_dir, job_namespace, keep_batch) if server is not None else None
 
 
-def launch(helper: str, cgroup_dir: str, argv, env, log_path: str, job_namespace: bool = False) -> Spawning | None:
+def launch(helper: str, cgroup_dir: str, argv, env, log_path: str, job_namespace: bool = False,
+           keep_batch: bool = False) -> Spawning | None:
     """start() for a job's launcher, its output appended to ``log_path``: through this driver's spawn server where
-    it runs, else by a helper process of its own."""
+    it runs, else by a helper process of its own. ``keep_batch``: the launcher keeps the server's SCHED_BATCH (where
+    the server moved itself there) instead of the driver's policy; only for a launcher whose ranks start through the
+    C rank launcher, which gives each rank's command the driver's policy back (rank_exec.c says why)."""
     if os.environ.get(SERVER_VAR) != "0":
         server = _server(helper)
-        spawning = server.request(cgroup_dir, argv, env, log_path, job_namespace) if server is not None else None
+        spawning = (server.request(cgroup_dir, argv, env, log_path, job_namespace, keep_batch)
+                    if server is not None else None)
         if spawning is not None:
             return spawning
     return start(helper, cgroup_dir, argv, env, file_actions(log_path), job_namespace)
@@ -238,7 +242,8 @@ class _Server:
         finally:
             theirs.close()
 
-    def request(self, cgroup_dir: str, argv, env, log_path: str, job_namespace: bool) -> Spawning | None:
+    def request(self, cgroup_dir: str, argv, env, log_path: str, job_namespace: bool,
+                keep_batch: bool = False) -> Spawning | None:
         """The launch as a request (its report read by Spawning.finish); None where the server cannot take it: a
         NUL in an argument or variable, a request larger than the channel carries, or the server gone (then a
         helper of its own starts it, and says why if that fails too)."""
@@ -250,7 +255,7 @@ class _Server:
             return None
         report, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
         try:
-            head = (b"ns" if job_namespace else b"plain") + b"\0" + os.fsencode(cgroup_dir) + b"\0"
+            head = _kind(job_namespace, False, keep_batch) + b"\0" + os.fsencode(cgroup_dir) + b"\0"
             socket.send_fds(self.channel, [head + command], [theirs.fileno(), output])
         except OSError as err:
             report.close()
@@ -262,9 +267,9 @@ class _Server:
             os.close(output)
         return Spawning(None, report, argv[0], job_namespace)
 
-    def prepare(self, cgroup_dir: str, job_namespace: bool) -> Waiting | None:
+    def prepare(self, cgroup_dir: str, job_namespace: bool, keep_batch: bool = False) -> Waiting | None:
         """A "-wait" request (module prepare()); None where the server cannot take it."""
-        fields = [b"ns-wait" if job_namespace else b"plain-wait", os.fsencode(cgroup_dir)]
+        fields = [_kind(job_namespace, True, keep_batch), os.fsencode(cgroup_dir)]
         if b"\0" in fields[1]:
             return None
         report, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -282,6 +287,11 @@ class _Server:
         """Stop using this server: it ends on its channel's end."""
         with _server_lock:
             _retire(self)
+
+
+def _kind(job_namespace: bool, waiting: bool, keep_batch: bool) -> bytes:
+    """A request's first field (cgroup_spawn.c, request_kind)."""
+    return (b"ns" if job_namespace else b"plain") + (b"-wait" if waiting else b"") + (b"-batch" if keep_batch else b"")
 
 
 def _retire(server: _Server) -> None:

@@ -301,16 +301,18 @@ def _launch_first(job: LocalJob, spec, launcher, input_paths, output_paths, bind
     command line and environment (and rank.sh for the shell). Returns the launch's context, completed by _plan."""
     paths, record = job.paths, job.record
     job.view = _store_view_applies(paths.home)
+    rank_launcher = rank_exec.ready() or ""
     # The store view's binds (known once the snapshot says whether the job uses MLflow) and the inputs' are made in
-    # the namespace by the watcher thread later (Supervisor.bind), still before the gate opens.
-    job.supervisor.prepare(namespace=job.view or binds_inputs, tracker=job.tracker)
+    # the namespace by the watcher thread later (Supervisor.bind), still before the gate opens. mpiexec may stay at
+    # the spawn server's SCHED_BATCH where every rank starts through the C rank launcher (rank_exec.c says why).
+    job.supervisor.prepare(namespace=job.view or binds_inputs, tracker=job.tracker, keep_batch=bool(rank_launcher))
     ctx = LaunchContext(
         run_id=record["runId"], experiment_name=record["experimentName"], run_dir=paths.root, workdir=paths.snapshot,
         user_logs=paths.user_logs, status_dir=paths.status, store_home=paths.home, python=sys.executable,
         launcher=launcher, master_port=0, input_paths=input_paths, output_paths=output_paths, base_env=os.environ,
         workspace=record["workspace"], is_root=os.geteuid() == 0, cores=len(os.sched_getaffinity(0)),
         cgroup=getattr(job.tracker, "proc_name", None) or "", driver_pid=os.getpid(),
-        rank_exec=rank_exec.ready() or "")
+        rank_exec=rank_launcher)
     world = _world_size(record)
     job.gate = Gate(paths.root, world, ready_file=not gate_lines_only(ctx, world))
     job.launcher = plan_launcher(spec, ctx)

@@ -81,6 +81,11 @@ class Supervisor:
         self.world_size, self.max_seconds, self.grace = world_size, max_seconds, grace
         self.tracker = None  # procs.new_tracker() (set by launch): how every process of the job is found
         self._namespace = None  # whether mpiexec starts in a mount namespace of the job's own (prepare)
+        self._keep_batch = False  # mpiexec keeps the spawn server's SCHED_BATCH (prepare: its ranks start via rank_exec)
+        # The descriptor of the job's namespace, held until the run's record is final: the last process leaving a
+        # namespace waits out its teardown (an RCU grace period) before it counts as exited, and that process would be
+        # mpiexec, which the waiting driver waits for.
+        self._held_namespace: int | None = None
         self._binds = None  # its binds (bind()), made once mpiexec runs there; None: the launch is abandoned
         self._binds_given = threading.Event()
         self._preparing = threading.Event()  # set by prepare() or launch(): the watcher begins
@@ -120,19 +125,21 @@ class Supervisor:
             self._thread.start()
 
     # ---- control, from any thread (and from signal handlers) -----------------------------------------
-    def prepare(self, namespace: bool = False, tracker=None) -> None:
+    def prepare(self, namespace: bool = False, tracker=None, keep_batch: bool = False) -> None:
         """Get the launch ready while the caller still plans it. ``namespace``: mpiexec starts in a mount namespace
         of the job's own, whose binds (mount_ns) bind() hands over later, and runs with all it starts without
         CAP_SYS_ADMIN and CAP_SYS_PTRACE. Where ``tracker`` (the job's, procs.new_tracker) has a cgroup to start
         mpiexec in and the helper for that is built, launch() starts it on the caller's thread (the helper makes the
         namespace); elsewhere the watcher thread starts now and makes the namespace on itself, dropping those
-        capabilities from its own bounding set, which is why it serves one job and starts nothing else."""
-        self._namespace = namespace
+        capabilities from its own bounding set, which is why it serves one job and starts nothing else.
+        ``keep_batch``: mpiexec stays at the spawn server's SCHED_BATCH (cgroup_spawn.launch); only for a launch
+        whose ranks start through the C rank launcher."""
+        self._namespace, self._keep_batch = namespace, keep_batch
         helper = cgroup_spawn.ready()
         self._direct = bool(tracker is not None and tracker.birth_cgroup() and not tracker.launch_prefix() and helper)
         if self._direct:
             # The server clones mpiexec's process (and makes its namespace) while the caller plans the launch.
-            self._waiting = cgroup_spawn.prepare(helper, tracker.birth_cgroup(), bool(namespace))
+            self._waiting = cgroup_spawn.prepare(helper, tracker.birth_cgroup(), bool(namespace), keep_batch)
         self._preparing.set()
         if not self._direct:
             self._start_watcher()
@@ -163,7 +170,7 @@ class Supervisor:
             helper = cgroup_spawn.ready()
             if self._spawning is None and helper:  # else the watcher starts it (the helper was found unusable)
                 self._spawning = cgroup_spawn.launch(helper, tracker.birth_cgroup(), list(argv), env,
-                                                     self.launcher_log, bool(self._namespace))
+                                                     self.launcher_log, bool(self._namespace), self._keep_batch)
             if self._spawning is not None:
                 self._spawn_begun.set()
         self._start_watcher()  # (started by prepare() unless direct)
@@ -188,11 +195,8 @@ class Supervisor:
             if pid is not None:
                 self.process = _Process(pid, born_inside=True)
                 self.started = time.time()
-                try:
-                    self._track(joined=spawning.namespace)
-                finally:
-                    if spawning.namespace is not None:
-                        os.close(spawning.namespace)
+                self._held_namespace = spawning.namespace  # closed once the record is final (_watch)
+                self._track(joined=spawning.namespace)
                 return
             driver_priority.stop_yielding()  # the helper could not start it after all: this thread does
             with mount_ns.entered(namespace=bool(self._namespace)):
@@ -331,6 +335,9 @@ class Supervisor:
             self.done.set()
             # A waiting driver goes on meanwhile: nothing below changes what it sees (request_end and the exit
             # markers' wake-ups are no-ops once done is set).
+            if self._held_namespace is not None:
+                os.close(self._held_namespace)
+                self._held_namespace = None
             self._close_wake_pipe()
             if reaped and self.tracker.release_after_done:
                 self.tracker.release()
