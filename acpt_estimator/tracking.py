@@ -8,7 +8,6 @@ after the job, so ``mlflow ui`` shows them too.
 
 from __future__ import annotations
 
-import glob
 import json
 import os
 import shutil
@@ -59,9 +58,15 @@ def read_records(folder: str, tags: bool = False) -> list[dict]:
     Records of one writer keep their order; writers are merged by timestamp.
     """
     records = []
-    paths = glob.glob(os.path.join(folder, "*" + (TAGS_SUFFIX if tags else ".jsonl")))
-    for path in paths if tags else [p for p in paths if not p.endswith(TAGS_SUFFIX)]:
-        with open(path, "rb") as handle:
+    try:
+        names = os.listdir(folder)  # (glob's "*<suffix>": no hidden names; a missing folder holds none)
+    except OSError:
+        names = []
+    suffix = TAGS_SUFFIX if tags else ".jsonl"
+    for name in names:
+        if name.startswith(".") or not name.endswith(suffix) or (not tags and name.endswith(TAGS_SUFFIX)):
+            continue
+        with open(os.path.join(folder, name), "rb") as handle:
             for line in handle:
                 try:
                     records.append(json.loads(line))
