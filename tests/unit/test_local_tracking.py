@@ -104,3 +104,13 @@ def test_a_run_whose_supervising_process_died_is_finished_failed_and_runs_list_n
     assert get_run("exp_3_cccccccc", store_home=str(tmp_path)).get_status() == "Running"
     # Reopening finished the record once, for every later reader (recovery.settle).
     assert json.loads((tmp_path / "runs" / "exp_2_bbbbbbbb" / "run.json").read_text())["status"] == "Failed"
+
+
+def test_records_are_found_under_a_folder_whose_name_looks_like_a_pattern(tmp_path):
+    folder = tmp_path / "runs[1]*" / "metrics"
+    folder.mkdir(parents=True)
+    writer = RecordWriter(str(folder), "rank_0")
+    writer.write("metric", "v", 1)
+    (folder / ".partial.jsonl").write_text('{"t": 1, "k": "metric", "n": "hidden", "v": 2}\n')  # (hidden: skipped)
+    assert metrics_from_records(read_records(str(folder))) == {"v": 1}
+    assert read_records(str(tmp_path / "missing")) == []
