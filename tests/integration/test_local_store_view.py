@@ -198,15 +198,26 @@ def _namespace_descriptors() -> list:
         try:
             if os.readlink(f"/proc/self/fd/{fd}").startswith("mnt:"):
                 found.append(fd)
-        except OSError:  # (the descriptor listdir itself used)
-            pass
+        except OSError:  # (the descriptor listdir itself used, closed since)
+            continue
     return found
 
 
 @pytest.mark.skipif(not store_view.available(), reason="needs read-only binds (root with CAP_SYS_ADMIN)")
-def test_the_job_s_namespace_is_held_until_its_record_is_final_then_let_go(store, tmp_path):
+def test_the_job_s_namespace_is_held_while_its_record_is_made_final_then_let_go(store, tmp_path, monkeypatch):
     """The driver keeps a descriptor of the job's namespace while the job ends, so that mpiexec's exit does not wait
     out the namespace's teardown; the descriptor is closed once the run's record is final, never leaked."""
+    from acpt_estimator.backends.local import cgroup_spawn
+    from acpt_estimator.backends.local.job import LocalJob
+
+    held_at_finish = []  # (launched through the spawn server, the namespace's descriptor held then)
+    finished = LocalJob._finished
+
+    def _finished(job, outcome):
+        held_at_finish.append((job.supervisor._direct, job.supervisor._held_namespace is not None))
+        finished(job, outcome)
+
+    monkeypatch.setattr(LocalJob, "_finished", _finished)
     (tmp_path / "src").mkdir()
     (tmp_path / "src" / "script.py").write_text("print('ok')\n")
     before = _namespace_descriptors()
@@ -218,3 +229,6 @@ def test_the_job_s_namespace_is_held_until_its_record_is_final_then_let_go(store
         supervisor._thread.join(10)
         assert not supervisor._thread.is_alive()
         assert supervisor._held_namespace is None and _namespace_descriptors() == before
+    if cgroup_spawn.ready():  # (the first job may start the slow way while the helper is being built)
+        assert held_at_finish[-1] == (True, True)
+    assert all(held == direct for direct, held in held_at_finish)  # (the slow way holds none: nothing to let go)
