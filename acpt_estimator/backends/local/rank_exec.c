@@ -201,7 +201,7 @@ static void say_failed(const char *what, int code) {
 }
 
 /* The driver's scheduling policy and parameters, for the command (read before vfork: the child only sets them). Raw
- * system calls: musl's sched_* wrappers for other threads' policies return ENOSYS. */
+ * system calls: musl's sched_getscheduler, sched_getparam and sched_setscheduler always return ENOSYS. */
 static long driver_policy = -1;
 static struct sched_param driver_param;
 
