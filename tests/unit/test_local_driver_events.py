@@ -96,3 +96,25 @@ def test_a_job_s_watcher_is_woken_by_a_failure_or_the_last_success_not_by_each_s
         assert woken == [False, False, False, True, True, True]
     finally:
         supervisor._close_wake_pipe()
+
+
+def test_once_every_rank_has_reported_success_a_later_marker_does_not_change_the_outcome(tmp_path):
+    """Each rank's launcher leaves one marker; the outcome is made from those read when the last one came (the
+    folder is not read again after mpiexec exits): a marker that appears later (a process the ranks left behind,
+    writing in the job's run folder) neither fails the job nor joins its ranks."""
+    from acpt_estimator.backends.local.supervisor import Supervisor, _Process
+
+    supervisor = Supervisor(run_id="r_1_00000000", status_dir=str(tmp_path), cancel_flag=str(tmp_path / "cancel"),
+                            launcher_log=str(tmp_path / "log"), world_size=2)
+    try:
+        for name in ("rank_0_exit_0", "rank_1_exit_0"):
+            (tmp_path / name).touch()
+        supervisor._check_exits()
+        (tmp_path / "rank_1_exit_3").touch()
+        supervisor.process = _Process(os.getpid(), born_inside=True)
+        supervisor.process.returncode = 0
+        outcome = supervisor._outcome()
+        assert outcome.reason == "completed" and outcome.first_failure is None
+        assert sorted((e.rank, e.code) for e in outcome.exits) == [(0, 0), (1, 0)]
+    finally:
+        supervisor._close_wake_pipe()

@@ -48,3 +48,52 @@ def test_the_launcher_log_made_before_the_run_s_folders_ends_up_under_its_one_na
     os.symlink(tmp_path / "elsewhere.txt", linked.launcher_log)
     linked.settle_launcher_log()
     assert not os.path.lexists(linked.launcher_log) and not os.path.lexists(linked.launcher_log_file)
+
+
+def test_the_launch_s_files_go_when_the_run_ends_whether_or_not_the_driver_knows_which_it_wrote(tmp_path):
+    """finalize removes the gate FIFO and the ranks' plans (expanded arguments, secrets included): the ones the
+    supervising driver wrote (LocalJob.launch_files), or, for a run reopened after its driver died, every name a
+    launch may write that the folder holds. Nothing else of the run folder is touched."""
+    from acpt_estimator.backends.local.job import _remove_launch_files
+
+    paths = RunPaths(str(tmp_path), "exp_1_abcdef12")
+    os.makedirs(paths.root)
+    os.mkfifo(os.path.join(paths.root, "gate"))
+    for name in ("rank.plan", "run.json", "notes.txt"):
+        with open(os.path.join(paths.root, name), "w", encoding="utf-8") as handle:
+            handle.write(name)
+    _remove_launch_files(paths)  # unknown: rank.sh, rank.body and ready were never written
+    assert sorted(os.listdir(paths.root)) == ["notes.txt", "run.json"]
+
+    for name in ("rank.sh", "rank.body"):
+        with open(os.path.join(paths.root, name), "w", encoding="utf-8") as handle:
+            handle.write(name)
+    known = [os.path.join(paths.root, name) for name in ("rank.sh", "rank.body", "ready")]  # ready: never made
+    _remove_launch_files(paths, known)
+    assert sorted(os.listdir(paths.root)) == ["notes.txt", "run.json"]
+    _remove_launch_files(RunPaths(str(tmp_path), "exp_2_abcdef12"))  # a folder already gone: nothing to do
+
+
+def test_the_final_record_is_written_over_the_reserve_s_first_bytes_and_the_rest_cut_off(tmp_path):
+    """A run without an MLflow run keeps its reserve until its record is staged: the record goes over the reserve's
+    zeros (no more room needed on a full disk), the rest is cut off, and the commit puts exactly the record in
+    place. A released (emptied) reserve takes it the same way."""
+    import json
+
+    from acpt_estimator.backends.local.store import RESERVE_BYTES, reserve, stage_final_json
+
+    for release in (False, True):
+        paths = RunPaths(str(tmp_path), f"exp_{int(release)}_abcdef12")
+        os.makedirs(paths.root)
+        reserve(paths)
+        assert os.path.getsize(paths.reserve) == RESERVE_BYTES
+        if release:
+            release_reserve(paths)
+            assert os.path.getsize(paths.reserve) == 0
+        record = {"status": "Completed", "warnings": ["é" * 10]}
+        staged = stage_final_json(paths, record)
+        assert os.path.getsize(paths.reserve) == len(json.dumps(record).encode("utf-8"))
+        staged.commit()
+        with open(paths.run_json, encoding="utf-8") as handle:
+            assert json.load(handle) == record
+        assert sorted(os.listdir(paths.root)) == ["run.json"]

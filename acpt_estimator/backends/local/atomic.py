@@ -45,10 +45,10 @@ class StagedText:
     committed once it has."""
 
     def __init__(self, dest: str, text: str, into: str | None = None):
-        """``into``: an existing regular file beside ``dest`` to write ``text`` into (its content replaced) instead
-        of a new temporary, where there is one (store.write_final_json: the run's reserve)."""
+        """``into``: an existing regular file beside ``dest`` to write ``text`` into (over its first bytes, the rest
+        cut off) instead of a new temporary, where there is one (store.write_final_json: the run's reserve)."""
         self.dest = dest
-        handle = emptied_regular_file(into) if into is not None else None
+        handle = writable_regular_file(into) if into is not None else None
         if handle is not None:
             self.tmp = into
         else:
@@ -57,9 +57,11 @@ class StagedText:
         try:
             try:
                 # The descriptor itself: a text file object around it costs four more system calls per record.
-                view = memoryview(text.encode("utf-8"))
-                while view:
-                    view = view[os.write(handle, view):]
+                raw = text.encode("utf-8")
+                view, offset = memoryview(raw), 0
+                while offset < len(raw):
+                    offset += os.pwrite(handle, view[offset:], offset)
+                os.ftruncate(handle, len(raw))
             finally:
                 os.close(handle)
         except BaseException:  # never leave a half-written temporary behind (a full disk, Ctrl-C)
@@ -80,9 +82,9 @@ class StagedText:
         _remove(self.tmp)
 
 
-def emptied_regular_file(path: str) -> int | None:
-    """``path`` opened for writing and emptied, if it is a regular file of one name (not a link, FIFO, folder or
-    second name of another file that a job left there in its place: none of those is followed or changed); else
+def writable_regular_file(path: str) -> int | None:
+    """``path`` opened for writing (its content kept), if it is a regular file of one name (not a link, FIFO, folder
+    or second name of another file that a job left there in its place: none of those is followed or changed); else
     None."""
     try:
         handle = os.open(path, os.O_WRONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
@@ -92,7 +94,6 @@ def emptied_regular_file(path: str) -> int | None:
     if not stat.S_ISREG(info.st_mode) or info.st_nlink != 1:
         os.close(handle)
         return None
-    os.ftruncate(handle, 0)
     return handle
 
 

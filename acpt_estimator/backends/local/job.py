@@ -25,7 +25,8 @@ from .packages import warn_missing
 from . import mlflow_sqlite, procs, rank_exec, store_view
 from .gate import Gate
 from .launch import (EXIT_NO_DRIVER, EXIT_NO_WORKDIR, EXIT_UNTRACKED, GATE_NAME, RANK_BODY_NAME, RANK_PLAN_NAME,
-                     READY_NAME, LaunchContext, check_world_size, gate_lines_only, log_name, plan_launcher, plan_ranks)
+                     RANK_SCRIPT_NAME, READY_NAME, LaunchContext, check_world_size, gate_lines_only, log_name,
+                     plan_launcher, plan_ranks)
 from .mpi import find_launcher
 from ...names import new_run_id
 from .store import (RunPaths, describe_os_error, disk_full_note, home, release_reserve, reserve, stage_final_json,
@@ -45,6 +46,7 @@ class LocalJob:
         self.launcher = None  # launch.LauncherPlan: what mpiexec starts with (_launch_first)
         self.mlflow_run = None  # MLflow's id, for jobs using MLflow (_plan)
         self.gate: Gate | None = None  # where the ranks wait until the run is prepared and tracked (_launch_first)
+        self.launch_files: list = []  # what the launch wrote in the run folder (the gate, plans): finalize removes it
         self.view = False  # the job sees the store read-only (store_view), and ...
         self.granter = None  # ... store_view.Granter makes the new runs and models it asks for (_prepare)
         self.released = False  # the run is prepared: its code runs once the launcher is tracked
@@ -110,7 +112,7 @@ class LocalJob:
             self.granter.stop()  # the ranks have ended; anything they left behind is ended when the launcher is
         # ./outputs and ./logs are collected at the commit: a process the ranks left behind may still write there
         # until it is ended (_reap), and the folders must still be there for it.
-        fields = finalize(self.paths, self.record, expected, collect=False)
+        fields = finalize(self.paths, self.record, expected, collect=False, launch_files=self.launch_files)
         with self._lock:
             self._staged = (expected.exits, fields, stage_final_json(self.paths, {**self.record, **fields}),
                             self._revision)
@@ -153,7 +155,7 @@ class LocalJob:
         self._set(persist=False, status="Finalizing")
         if self.granter is not None:
             self.granter.stop()
-        self._write_final(finalize(self.paths, self.record, outcome))
+        self._write_final(finalize(self.paths, self.record, outcome, launch_files=self.launch_files))
 
     def _write_final(self, fields: dict) -> None:
         try:
@@ -172,18 +174,16 @@ def _world_size(record: dict) -> int:
     return (record.get("runDefinition") or {}).get("pyTorch", {}).get("processCount") or 1
 
 
-def finalize(paths: RunPaths, record: dict, outcome, collect: bool = True) -> dict:
+def finalize(paths: RunPaths, record: dict, outcome, collect: bool = True, launch_files=None) -> dict:
     """The final fields of a run's record for ``outcome``; outputs collected (unless not ``collect``: the caller does
-    it, LocalJob._commit_staged) and MLflow finished on the way.
+    it, LocalJob._commit_staged) and MLflow finished on the way. ``launch_files``: what the launch wrote in the run
+    folder, where the caller knows it (LocalJob.launch_files); else every name a launch may write is looked for.
 
     Used by the supervising driver, and by whoever reopens a run whose driver died. Whatever goes wrong while
     tidying up, the run must still reach its final status. Nothing of the launch stays in the folder: a FIFO left
     there would block whoever reads every file of a finished run.
     """
-    for done_with in (paths.rank_script, *(os.path.join(paths.root, name) for name in (
-            RANK_PLAN_NAME, RANK_BODY_NAME, GATE_NAME, READY_NAME))):
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(done_with)  # the ranks have started and ended; their expanded arguments go too
+    _remove_launch_files(paths, launch_files)
     paths.settle_launcher_log()
     status, error = _verdict(outcome, record, paths)
     fields = {"status": status, "endTime": outcome.ended, "error": error, "endReason": outcome.reason,
@@ -197,9 +197,10 @@ def finalize(paths: RunPaths, record: dict, outcome, collect: bool = True) -> di
         except Exception as err:  # noqa: BLE001 - reported in the run's warnings instead
             fields["warnings"].append(f"Could not {step}: {describe_os_error(err)}")
     # The room set aside is for the last two writes only (the copies above may have filled the disk): the MLflow
-    # run's status here, the run's record by the caller.
-    release_reserve(paths)
+    # run's status here, the run's record by the caller. Without an MLflow run, the record is written over the
+    # reserve's first bytes (store.stage_final_json), which then frees the rest.
     if (record.get("mlflow") or {}).get("runId"):
+        release_reserve(paths)
         try:
             mlflow_sqlite.finish_run(paths, record, status, outcome.ended)
         except Exception as err:  # noqa: BLE001 - a full disk (sqlite3 raises its own errors): in the warnings
@@ -315,8 +316,10 @@ def _launch_first(job: LocalJob, spec, launcher, input_paths, output_paths, bind
         rank_exec=rank_launcher)
     world = _world_size(record)
     job.gate = Gate(paths.root, world, ready_file=not gate_lines_only(ctx, world))
+    job.launch_files += [job.gate.fifo, *([job.gate.ready] if job.gate.ready else [])]
     job.launcher = plan_launcher(spec, ctx)
     if job.launcher.entry_path:
+        job.launch_files.append(job.launcher.entry_path)
         _write_private(job.launcher.entry_path, job.launcher.entry_script)
     return ctx
 
@@ -342,6 +345,7 @@ def _plan(job: LocalJob, spec, ctx: LaunchContext, input_mounts, now, files) -> 
     ranks = plan_ranks(spec, ctx, job.launcher.env)
     # rank.plan (or rank.body) holds the arguments with $VARs expanded (secrets included): only this user may read
     # it, and finalize() removes it.
+    job.launch_files.append(ranks.script_path)
     _write_private(ranks.script_path, ranks.script)
     record["runDefinition"]["launcher"] = {
         "path": ctx.launcher.path, "flavour": ctx.launcher.flavour, "version": ctx.launcher.version,
@@ -473,6 +477,23 @@ def _collect(paths: RunPaths) -> list[str]:
 def _empty(folder: str) -> bool:
     with os.scandir(folder) as entries:
         return next(entries, None) is None
+
+
+_LAUNCH_FILES = frozenset((RANK_SCRIPT_NAME, RANK_PLAN_NAME, RANK_BODY_NAME, GATE_NAME, READY_NAME))
+
+
+def _remove_launch_files(paths: RunPaths, known=None) -> None:
+    """The ranks have started and ended: the launch's files go (their expanded arguments too). Those ``known`` to
+    have been written, else the names a launch may write that the run folder holds: a launch writes two or three of
+    the five, and each missing one cost a failed system call and an exception while the run ends."""
+    if known is None:
+        try:
+            known = [os.path.join(paths.root, name) for name in _LAUNCH_FILES.intersection(os.listdir(paths.root))]
+        except FileNotFoundError:
+            return
+    for path in known:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(path)
 
 
 def _verdict(outcome, record: dict, paths: RunPaths) -> tuple[str, dict | None]:

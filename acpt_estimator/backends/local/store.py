@@ -254,16 +254,22 @@ def reserve(paths: "RunPaths") -> None:
 
 
 def release_reserve(paths: "RunPaths") -> None:
-    """The room set aside freed for the run's last writes. The emptied file stays: the final record is written into
-    it (write_final_json), which spares creating a file as the run ends (0.1-0.4 ms here)."""
-    handle = atomic.emptied_regular_file(paths.reserve)  # (never through a link a job left in its place)
+    """The room set aside freed for the run's last writes (other than its record: the MLflow run's status). The
+    emptied file stays: the final record is written into it (write_final_json), which spares creating a file as the
+    run ends (0.1-0.4 ms here)."""
+    handle = atomic.writable_regular_file(paths.reserve)  # (never through a link a job left in its place)
     if handle is not None:
-        os.close(handle)
+        try:
+            os.ftruncate(handle, 0)
+        finally:
+            os.close(handle)
 
 
 def stage_final_json(paths: "RunPaths", data) -> atomic.StagedText:
-    """write_json in two steps for a run's final record: written now (into the run's released reserve where it is
-    there, else beside run.json), in place at ``commit()``."""
+    """write_json in two steps for a run's final record: written now (into the run's reserve where it is there, released
+    or not: over its first bytes, the rest cut off; else beside run.json), in place at ``commit()``. Written over the
+    reserve's zeros, a record up to RESERVE_BYTES long needs no more room on the disk, and costs ~50 us less than
+    emptying the reserve and writing it anew (ext4 drops the emptied pages' reserved blocks, then reserves again)."""
     return atomic.StagedText(paths.run_json, json.dumps(data, default=str), into=paths.reserve)
 
 
