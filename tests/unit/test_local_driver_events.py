@@ -118,3 +118,24 @@ def test_once_every_rank_has_reported_success_a_later_marker_does_not_change_the
         assert sorted((e.rank, e.code) for e in outcome.exits) == [(0, 0), (1, 0)]
     finally:
         supervisor._close_wake_pipe()
+
+
+def test_the_markers_the_watch_saw_make_the_outcome_once_every_rank_succeeded(tmp_path):
+    """When driver_events has seen every rank's marker say 0, the watcher takes them as seen (the folder is not
+    read again as the final record is made); until then, and for a failure, it reads the folder."""
+    from acpt_estimator.backends.local.supervisor import Supervisor
+
+    staged = []
+    supervisor = Supervisor(run_id="r_1_00000000", status_dir=str(tmp_path), cancel_flag=str(tmp_path / "cancel"),
+                            launcher_log=str(tmp_path / "log"), world_size=2,
+                            on_ranks_done=lambda expected: staged.append(expected))
+    try:
+        supervisor._rank_exited("rank_1_exit_0")
+        supervisor._check_exits()  # one of two: the folder decides, and it holds no marker yet
+        assert staged == [] and supervisor._reason is None
+        supervisor._rank_exited("rank_1_exit_0")  # the same marker twice (an event read again) counts once
+        supervisor._rank_exited("rank_0_exit_0")
+        supervisor._check_exits()  # the folder still holds none: the markers came from the watch
+        assert [[(e.rank, e.code) for e in expected.exits] for expected in staged] == [[(1, 0), (0, 0)]]
+    finally:
+        supervisor._close_wake_pipe()

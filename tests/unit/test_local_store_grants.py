@@ -36,7 +36,7 @@ def granted(tmp_path):
     (own / "files" / "outputs" / "model.txt").write_text("weights")
     granter = Granter(str(own), str(store), lambda: None)
     yield granter, store, own
-    granter.stop()
+    granter.close()
 
 
 def _in_job(granter, code: str) -> str:
@@ -85,11 +85,17 @@ def test_the_driver_never_answers_through_a_link_the_job_left_under_the_replys_n
 
 
 def test_what_the_job_left_of_its_requests_goes_with_the_job(granted):
+    """stop() when the ranks have ended (no more answers); close() once the run's record is final (LocalJob's
+    after_done): the leftovers go then, and a second close() has nothing left to do."""
     granter, _, own = granted
-    for name in (".grant-abc.request", ".grant-abc.reply", "..grant-abc.request.1.x.tmp", "kept.txt"):
+    left = (".grant-abc.request", ".grant-abc.reply", "..grant-abc.request.1.x.tmp")
+    for name in (*left, "kept.txt"):
         (own / name).write_text("x")
     granter.stop()
+    assert sorted(os.listdir(own)) == sorted(["files", "kept.txt", *left])
+    granter.close()
     assert sorted(os.listdir(own)) == ["files", "kept.txt"]
+    granter.close()
 
 
 def test_a_request_after_the_job_ended_says_the_driver_has_ended(granted):

@@ -62,7 +62,7 @@ class LocalJob:
         self.supervisor = Supervisor(run_id=record["runId"], status_dir=paths.status, cancel_flag=paths.cancel_flag,
                                      launcher_log=paths.launcher_log, max_seconds=max_seconds,
                                      world_size=_world_size(record), on_finished=self._finished,
-                                     on_ranks_done=self._ranks_done)
+                                     on_ranks_done=self._ranks_done, after_done=self._after_done)
 
     @property
     def status(self) -> str:
@@ -156,6 +156,11 @@ class LocalJob:
         if self.granter is not None:
             self.granter.stop()
         self._write_final(finalize(self.paths, self.record, outcome, launch_files=self.launch_files))
+
+    def _after_done(self) -> None:
+        """Once the run's record is final (the watcher, after ``done``): what the job left of its store requests."""
+        if self.granter is not None:
+            self.granter.close()
 
     def _write_final(self, fields: dict) -> None:
         try:
@@ -290,7 +295,7 @@ def _discard(paths: RunPaths, job, tracker) -> None:
         if job.gate is not None:
             job.gate.close()
         if job.granter is not None:
-            job.granter.stop()
+            job.granter.close()
         if job.mlflow_run:  # never left RUNNING: the MLflow run of a job that never started is deleted
             with contextlib.suppress(Exception):
                 mlflow_sqlite.store(paths.home).delete_run(job.mlflow_run)

@@ -104,18 +104,27 @@ class Granter:
         return grant_env(self.folder, self.store_home)
 
     def stop(self) -> None:
-        """When the job's processes have ended: no more answers, and what the job left of its requests goes."""
+        """When the job's processes have ended: no more answers."""
         with self._lock:
             if not self._open:
                 return
             self._open = False
             driver_events.unwatch(self._watch)
+
+    def close(self) -> None:
+        """stop(), and what the job left of its requests goes: once the run's record is final (LocalJob's
+        after_done), as nobody waits for it (a listing of the run folder, ~0.05 ms, as the run ends otherwise)."""
+        self.stop()
+        with self._lock:
+            if self._dir is None:
+                return
             with contextlib.suppress(OSError):
                 for name in os.listdir(self._dir):
                     if name.startswith((_PREFIX, "." + _PREFIX)):
                         with contextlib.suppress(OSError):
                             os.unlink(name, dir_fd=self._dir)
             os.close(self._dir)
+            self._dir = None
 
     def _moved(self, name: str) -> None:
         """A file was renamed into the run folder: a request, if it is named like one."""

@@ -29,7 +29,8 @@ _STATUS = re.compile(r"^rank_(\d+)_exit_(\d+)$")
 class RankExit:
     rank: int
     code: int
-    time_ns: int  # when the rank's launcher recorded it (file mtime): orders failures across ranks
+    time_ns: int  # when the rank's launcher recorded it (file mtime; or when the driver's watch saw it, for
+    # successes): orders failures across ranks
 
 
 @attrs.frozen
@@ -76,7 +77,7 @@ class Supervisor:
     """
 
     def __init__(self, *, run_id, status_dir, cancel_flag, launcher_log, world_size=1, max_seconds=None,
-                 on_finished=None, on_ranks_done=None, grace=GRACE_SECONDS):
+                 on_finished=None, on_ranks_done=None, after_done=None, grace=GRACE_SECONDS):
         self.run_id, self.status_dir, self.cancel_flag, self.launcher_log = run_id, status_dir, cancel_flag, launcher_log
         self.world_size, self.max_seconds, self.grace = world_size, max_seconds, grace
         self.tracker = None  # procs.new_tracker() (set by launch): how every process of the job is found
@@ -104,8 +105,10 @@ class Supervisor:
         # Called (on the watcher thread, once) when every rank has reported exit code 0, while the launcher is still
         # ending (about 1 ms): the run's final record can be made meanwhile (LocalJob), on_finished then commits it.
         self._on_ranks_done = on_ranks_done
+        self._after_done = after_done  # tidying no reader of the run waits for: on the watcher, once ``done`` is set
         self._exit_watch: int | None = None  # driver_events' watch of the status folder (watch_exits)
         self._succeeded: set = set()  # the ranks whose exit marker said 0, as the watch saw them (_rank_exited)
+        self._seen_exits: list = []  # their RankExits, timed when seen: _check_exits' once every rank has succeeded
         self._stragglers = False
         self._reason: str | None = None
         self._wake_r, self._wake_w = os.pipe()
@@ -272,6 +275,8 @@ class Supervisor:
         match = _STATUS.match(name)
         with self._pipe_lock:
             if match and match[2] == "0":
+                if match[1] not in self._succeeded:
+                    self._seen_exits.append(RankExit(int(match[1]), 0, time.time_ns()))
                 self._succeeded.add(match[1])
                 if len(self._succeeded) < self.world_size:
                     return
@@ -342,6 +347,11 @@ class Supervisor:
             self._close_wake_pipe()
             if reaped and self.tracker.release_after_done:
                 self.tracker.release()
+            if self._after_done is not None:
+                try:
+                    self._after_done()
+                except Exception:  # noqa: BLE001 - tidying only: the run's record is final already
+                    logger.debug("Tidying up after local run %s failed", self.run_id, exc_info=True)
 
     def _close_wake_pipe(self) -> None:
         with self._pipe_lock:
@@ -384,7 +394,11 @@ class Supervisor:
                 os.close(pidfd)
 
     def _check_exits(self) -> None:
-        exits = read_exits(self.status_dir)
+        # Once the watch has seen every rank's marker say 0 (one per rank), they are all the folder holds: the
+        # folder is not read again just as the run's final record is to be made (~0.06 ms then).
+        with self._pipe_lock:
+            seen = tuple(self._seen_exits) if len(self._succeeded) >= self.world_size else None
+        exits = seen if seen is not None else read_exits(self.status_dir)
         if any(e.code != 0 for e in exits):
             self._reason = "failed"
         elif self._all_reported_at is None and len({e.rank for e in exits}) >= self.world_size:
