@@ -383,3 +383,20 @@ def test_the_drivers_interpreter_folder_goes_first_on_path_once(tmp_path):
                   environment_variables={"PATH": "/opt/tools/bin:/usr/bin"})
     env = job_environment(est.to_job_spec(experiment_name="exp"), _context(tmp_path))
     assert env["PATH"] == "/venv/bin:/opt/tools/bin:/usr/bin"
+
+
+def test_the_launch_s_environment_is_this_process_s_as_dict_os_environ_has_it(monkeypatch):
+    """launch.environment() decodes os.environ's own bytes (faster than dict(os.environ)); the same dict, also for
+    values that are not valid UTF-8 and after variables are set and removed, and a copy the caller may change."""
+    import os
+
+    from acpt_estimator.backends.local.launch import environment
+
+    monkeypatch.setenv("ACPT_TEST_ACCENT", "é")
+    monkeypatch.setenv("ACPT_TEST_RAW\udcff", "bytes \udcfe")
+    monkeypatch.delenv("ACPT_TEST_ACCENT")
+    monkeypatch.setenv("ACPT_TEST_LATER", "1")
+    snapshot = environment()
+    assert snapshot == dict(os.environ) and "ACPT_TEST_ACCENT" not in snapshot
+    snapshot["ACPT_TEST_LATER"] = "changed"
+    assert os.environ["ACPT_TEST_LATER"] == "1"

@@ -25,8 +25,8 @@ from .packages import warn_missing
 from . import mlflow_sqlite, procs, rank_exec, store_view
 from .gate import Gate
 from .launch import (EXIT_NO_DRIVER, EXIT_NO_WORKDIR, EXIT_UNTRACKED, GATE_NAME, RANK_BODY_NAME, RANK_PLAN_NAME,
-                     RANK_SCRIPT_NAME, READY_NAME, LaunchContext, check_world_size, gate_lines_only, log_name,
-                     plan_launcher, plan_ranks)
+                     RANK_SCRIPT_NAME, READY_NAME, LaunchContext, check_world_size, environment, gate_lines_only,
+                     log_name, plan_launcher, plan_ranks)
 from .mpi import find_launcher
 from ...names import new_run_id
 from .store import (RunPaths, describe_os_error, disk_full_note, home, release_reserve, reserve, stage_final_json,
@@ -315,7 +315,7 @@ def _launch_first(job: LocalJob, spec, launcher, input_paths, output_paths, bind
     ctx = LaunchContext(
         run_id=record["runId"], experiment_name=record["experimentName"], run_dir=paths.root, workdir=paths.snapshot,
         user_logs=paths.user_logs, status_dir=paths.status, store_home=paths.home, python=sys.executable,
-        launcher=launcher, master_port=0, input_paths=input_paths, output_paths=output_paths, base_env=os.environ,
+        launcher=launcher, master_port=0, input_paths=input_paths, output_paths=output_paths, base_env=environment(),
         workspace=record["workspace"], is_root=os.geteuid() == 0, cores=len(os.sched_getaffinity(0)),
         cgroup=getattr(job.tracker, "proc_name", None) or "", driver_pid=os.getpid(),
         rank_exec=rank_launcher)
