@@ -97,10 +97,6 @@ class RunPaths:
         return os.path.join(self.root, "status")
 
     @property
-    def rank_script(self) -> str:
-        return os.path.join(self.root, "rank.sh")
-
-    @property
     def cancel_flag(self) -> str:
         """Created by ``cancel()`` from another process; the supervising process polls for it."""
         return os.path.join(self.root, "cancel_requested")
