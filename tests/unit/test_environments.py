@@ -7,6 +7,7 @@ import pytest
 from acpt_estimator import Environment, PyTorch
 from acpt_estimator.backends.azureml.command_line import render_command
 from acpt_estimator.backends.azureml.translate import environment_for, write_build_context
+from acpt_estimator import environments
 from acpt_estimator.environments import catalog, default_acpt
 
 from .golden_cases import SRC
@@ -55,6 +56,24 @@ def test_build_context_is_written_once(tmp_path):
 def test_cpu_job_gets_cpu_torch():
     spec = env()
     assert spec.kind == "image" and "torch==2.8.*" in spec.conda_file and "whl/cpu" in spec.conda_file
+
+
+@pytest.mark.parametrize("torch_version", sorted({e.torch for e in catalog()}))
+def test_cpu_environment_without_packages_is_the_general_paths_spec(torch_version):
+    """The CPU environment's text is written from constants (no yaml import): it must be, byte for byte, what the
+    general path (conda_yaml, then the parse and runtime-package check) makes, or content hashes would drift."""
+    general_text = environments.conda_yaml(
+        (), environments.cpu_torch_pip_items(torch_version) + list(environments.RUNTIME_PIP_PACKAGES), "3.10")
+    assert environments.cpu_conda_text(torch_version) == general_text
+    image = environments.DEFAULT_CPU_IMAGE
+    assert (environments.image_environment(image, environments.cpu_conda_text(torch_version), written_here=True)
+            == environments.image_environment(image, general_text))
+
+
+def test_cpu_job_with_packages_takes_the_general_path():
+    spec = env(pip_packages=["numpy==1.26.4"], conda_packages=["scipy=1.11"])
+    assert "  - numpy==1.26.4\n" in spec.conda_file and "- scipy=1.11\n" in spec.conda_file
+    assert spec.version != env().version and spec.name == env().name == "acpt-estimator-cpu"
 
 
 def test_custom_image_gets_what_run_log_needs_as_v1_added_azureml_defaults():
