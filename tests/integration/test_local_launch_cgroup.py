@@ -172,3 +172,29 @@ def test_a_warm_up_never_moves_a_process_that_is_not_the_guardian(monkeypatch):
         os.kill(pid, 9)
         os.waitpid(pid, 0)
         tracker.release()
+
+
+PROBE_EARLY = """
+import os, sys
+from acpt_estimator.backends.local import cgroup
+base = cgroup._own_cgroup()
+cgroup.start_probe()
+probe, shell = cgroup._started_probes[base]
+assert os.path.isdir(probe) and probe.startswith(base + os.sep), probe
+cgroup.start_probe()  # once: a second call starts nothing
+assert cgroup._started_probes[base] == (probe, shell)
+assert cgroup.job_cgroups_usable() == base  # the verdict of the shell started above
+assert not cgroup._started_probes and shell.returncode == 0 and not os.path.exists(probe)
+cgroup.start_probe()  # probed already: nothing started
+assert not cgroup._started_probes
+print("ok")
+"""
+
+
+@pytest.mark.skipif(job_cgroups_usable() is None, reason="needs a writable cgroup v2 hierarchy")
+def test_a_probe_started_early_gives_the_verdict_and_leaves_nothing_behind():
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", PROBE_EARLY], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr

@@ -12,7 +12,7 @@ import threading
 import time
 
 from . import cgroup_spawn
-from .signals import kill_all, read_proc, start_time, terminate
+from .signals import kill_all, read_proc, start_time, terminate, wait_exited
 
 _PREFIX = "acpt-"
 # One guardian per driver process, started with the first job: the kernel sends it SIGTERM when the driver
@@ -74,6 +74,7 @@ def proc_name(folder: str) -> str | None:
 
 
 _usable: dict = {}
+_started_probes: dict = {}  # cgroup folder -> (probe folder, its shell): started by start_probe, not yet collected
 _usable_lock = threading.Lock()  # two threads probing at once would collide on the probe's folder
 
 
@@ -86,22 +87,44 @@ def job_cgroups_usable() -> str | None:
     base = _own_cgroup()
     with _usable_lock:
         if base not in _usable:
-            _usable[base] = base if base and _probe(base) else None
+            started = _started_probes.pop(base, None) or (_start_probe(base) if base else None)
+            _usable[base] = base if started and _probe_verdict(*started) else None
         return _usable[base]
 
 
-def _probe(base: str) -> bool:
+def start_probe() -> None:
+    """Start the probe's shell now and return (~0.3 ms); job_cgroups_usable() reads its verdict. Its move into the
+    probe cgroup waits ~10 ms for the kernel: started at once, that wait passes while the submission goes on, and no
+    thread has to win the GIL from the submitting one to see it end."""
+    base = _own_cgroup()
+    with _usable_lock:
+        if base and base not in _usable and base not in _started_probes:
+            started = _start_probe(base)
+            if started:
+                _started_probes[base] = started
+
+
+def _start_probe(base: str):
     probe = os.path.join(base, f"{_PREFIX}probe-{os.getpid()}")
     try:
         os.mkdir(probe)
     except OSError:
-        return False
+        return None
     try:
-        done = subprocess.run(["/bin/sh", "-c", 'echo $$ >"$0/cgroup.procs"', probe], stdin=subprocess.DEVNULL,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=10)
-        return done.returncode == 0
+        return probe, subprocess.Popen(["/bin/sh", "-c", 'echo $$ >"$0/cgroup.procs"', probe],
+                                       stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     except (OSError, subprocess.SubprocessError):
-        return False
+        _remove(probe, timeout=1.0)
+        return None
+
+
+def _probe_verdict(probe: str, shell: subprocess.Popen) -> bool:
+    try:
+        code = wait_exited(shell, timeout=10)
+        if code is None:
+            shell.kill()
+            shell.wait()
+        return code == 0
     finally:
         _remove(probe, timeout=1.0)
 

@@ -6,7 +6,7 @@ import os
 import threading
 
 from . import cgroup_spawn, rank_exec
-from .cgroup import CgroupTracker, job_cgroups_usable, setpriv
+from .cgroup import CgroupTracker, job_cgroups_usable, setpriv, start_probe
 from .signals import own_start_time, proc_stat, read_proc, start_time, terminate
 
 PR_SET_CHILD_SUBREAPER = 36
@@ -229,9 +229,13 @@ def prefetch() -> None:
             return
         _prefetching.append(True)
 
+    cgroups_wanted = os.environ.get(TRACKING_VAR) != "subreaper"
+    if cgroups_wanted:
+        start_probe()  # its shell, started here; the thread below reads its verdict
+
     def probe() -> None:
         try:
-            if os.environ.get(TRACKING_VAR) != "subreaper" and job_cgroups_usable():
+            if cgroups_wanted and job_cgroups_usable():
                 cgroup_spawn.build()
             setpriv()
             rank_exec.build()
