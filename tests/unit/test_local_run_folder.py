@@ -97,3 +97,19 @@ def test_the_final_record_is_written_over_the_reserve_s_first_bytes_and_the_rest
         with open(paths.run_json, encoding="utf-8") as handle:
             assert json.load(handle) == record
         assert sorted(os.listdir(paths.root)) == ["run.json"]
+
+
+def test_run_paths_are_immutable_values(tmp_path):
+    import pickle
+
+    import pytest
+
+    paths = RunPaths(str(tmp_path), "run_1")
+    assert paths == RunPaths(str(tmp_path), "run_1") and paths != RunPaths(str(tmp_path), "run_2")
+    assert len({paths, RunPaths(str(tmp_path), "run_1")}) == 1 and paths != (str(tmp_path), "run_1")
+    assert repr(paths) == f"RunPaths(home={str(tmp_path)!r}, run_id='run_1')"
+    assert paths.files == paths.files and paths.files.startswith(paths.root)  # cached properties still work
+    for change in (lambda: setattr(paths, "run_id", "run_2"), lambda: delattr(paths, "home")):
+        with pytest.raises(AttributeError, match="immutable"):
+            change()
+    assert paths.run_id == "run_1" and pickle.loads(pickle.dumps(paths)) == paths

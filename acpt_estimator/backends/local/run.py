@@ -16,9 +16,10 @@ from ...paths import contained
 from ...run_handle import TERMINAL_STATUSES, RunHandle
 from ...tracking import details as v1_details
 from ...tracking import RUN_DIR_VAR, RUN_ID_VAR, RecordingRun, from_mlflow, metrics_from_records, sort_records, tags_match
-from . import interactive, models, procs
 from .store import RunPaths, all_run_records, read_json, utc_iso
-from .supervisor import restore_interrupt_handlers
+
+# The driver's machinery (procs, supervisor, interactive, models) is imported where used: a rank's Run.get_context()
+# loads this module and needs none of it (~20 ms of every rank's start).
 
 logger = logging.getLogger(__name__)
 _POLL = 0.1
@@ -92,10 +93,12 @@ class LocalRun(RecordingRun, RunHandle):
         """A run whose driver died is Running while its ranks live, then final (recovery.settle), never stale."""
         if record.get("status") in TERMINAL_STATUSES or self._job is not None or record.get("runType") == "mlflow":
             return record  # an MLflow-started run's status is MLflow's (mlflow_sqlite.adopt_driver_runs)
-        owner = record.get("supervisor") or {}
-        if procs.process_alive(owner.get("pid"), owner.get("startTicks")):
-            return record
+        from .procs import process_alive
         from .recovery import settle
+
+        owner = record.get("supervisor") or {}
+        if process_alive(owner.get("pid"), owner.get("startTicks")):
+            return record
 
         return settle(self._paths, record)
 
@@ -145,6 +148,8 @@ class LocalRun(RecordingRun, RunHandle):
             raise
         if stream:
             stream.pump(final=True)
+        from .supervisor import restore_interrupt_handlers
+
         restore_interrupt_handlers()  # the driver's own handlers again, once nothing of it runs
         details = self.get_details()
         if show_output:
@@ -172,6 +177,8 @@ class LocalRun(RecordingRun, RunHandle):
 
     def cancel(self) -> None:
         if self._interactive:
+            from . import interactive
+
             if self.get_status() not in TERMINAL_STATUSES:
                 interactive.finish(self._paths, "Canceled")
             return
@@ -184,8 +191,10 @@ class LocalRun(RecordingRun, RunHandle):
         record = self._record()
         if record.get("status") in TERMINAL_STATUSES:
             return
+        from .procs import process_alive
+
         owner = record.get("supervisor") or {}
-        if procs.process_alive(owner.get("pid"), owner.get("startTicks")):
+        if process_alive(owner.get("pid"), owner.get("startTicks")):
             # the supervising process ends the ranks and records it; O_NOFOLLOW: never through a link the job left
             os.close(os.open(self._paths.cancel_flag, os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW, 0o644))
             deadline = time.monotonic() + 15
@@ -261,6 +270,8 @@ class LocalRun(RecordingRun, RunHandle):
         one)."""
         import attrs
 
+        from . import models
+
         record = self._record()
         registered = models.register(
             store_home=self._paths.home, run_id=self.id, experiment_name=record.get("experimentName"),
@@ -303,12 +314,16 @@ class LocalRun(RecordingRun, RunHandle):
         if not self._interactive:
             return RecordingRun.complete(self) if self._in_job else RunHandle.complete(self)
         if _set_status:
+            from . import interactive
+
             interactive.finish(self._paths, "Completed")
 
     def fail(self, error_details=None, error_code=None, _set_status=True):
         if not self._interactive:
             return RecordingRun.fail(self, error_details, error_code) if self._in_job else RunHandle.fail(self)
         if _set_status:
+            from . import interactive
+
             interactive.finish(self._paths, "Failed", {"code": error_code or "UserError",
                                                        "message": "" if error_details is None else str(error_details)})
 
@@ -339,6 +354,8 @@ def submit(spec, experiment, parent_run_id: str | None = None) -> LocalRun:
 
 def start_interactive(experiment, run_id=None, parent_id=None, display_name=None, store_home=None) -> LocalRun:
     """A new interactive run (``experiment.start_logging()``, ``run.child_run()``) in the local store."""
+    from . import interactive
+
     paths = interactive.start(experiment, run_id, parent_id=parent_id, display_name=display_name,
                               store_home=store_home)
     return LocalRun(paths, experiment=experiment)
