@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import hashlib
 import re
 import time
 import urllib.parse
-import uuid
 
 from .exceptions import UserErrorException, WebserviceException
 
@@ -96,6 +94,8 @@ def storage_key(name: str, room: int = _MAX_KEY) -> str:
     key = "".join(ch if ch in _KEEP else "".join(f"%{b:02X}" for b in ch.encode("utf-8", "surrogatepass"))
                   for ch in name)
     if len(key) > room:
+        import hashlib  # imported where used, as below: every rank imports this module (Run), few need it
+
         digest = hashlib.sha256(name.encode("utf-8", "surrogatepass")).hexdigest()[:20]
         cut = key[:room - len(digest) - 1]
         if "%" in cut[-2:]:  # never half a %XX
@@ -120,6 +120,8 @@ def v2_name(name: str) -> str:
     name (deterministic, so the asset is found again by its v1 name, and two v1 names never share one)."""
     if _V2.fullmatch(name):
         return name
+    import hashlib
+
     readable = re.sub(r"[^a-zA-Z0-9\-_.]+", "-", name).strip("-_.")[:200] or "asset"
     return f"{readable}-{hashlib.sha256(name.encode('utf-8', 'surrogatepass')).hexdigest()[:8]}"
 
@@ -140,5 +142,7 @@ def new_run_id(experiment_name: str) -> str:
     """v1's run id, ``<experiment>_<unix time>_<8 hex>``; a long experiment name is cut so the id stays a
     valid file name and v2 job name (at most 255 characters, ASCII)."""
     # v1 experiment names may hold non-ASCII letters; v2 job names may not, so those become '_' here.
+    import uuid
+
     prefix = re.sub(r"[^A-Za-z0-9_\-]", "_", experiment_name[:_EXPERIMENT_IN_RUN_ID])
     return f"{prefix}_{int(time.time())}_{uuid.uuid4().hex[:8]}"

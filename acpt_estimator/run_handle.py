@@ -21,7 +21,7 @@ Optional extras (``path``, ``_record()``, ``early_terminated()``...) are reached
 
 from __future__ import annotations
 
-from typing import NamedTuple
+import collections
 
 TERMINAL_STATUSES = ("Completed", "Failed", "Canceled")
 _presenter = None
@@ -39,11 +39,9 @@ def presented(handle):
     return handle if _presenter is None or handle is None else _presenter(handle)
 
 
-class ExperimentRef(NamedTuple):
-    """A run's experiment as a backend knows it (v1 turns it into an ``Experiment``): its workspace and name."""
-
-    workspace: object
-    name: str
+# A run's experiment as a backend knows it (v1 turns it into an ``Experiment``): its workspace and name. (Not
+# typing.NamedTuple: every rank imports this module, and typing would be the only reason to load it there.)
+ExperimentRef = collections.namedtuple("ExperimentRef", ["workspace", "name"])
 
 
 class RunHandle:

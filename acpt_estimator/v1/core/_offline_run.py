@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import uuid
-
 from acpt_estimator.exceptions import UserErrorException
 from acpt_estimator.v1._refusal import refused
 
@@ -15,6 +13,8 @@ class _OfflineRun:
     """v1's offline run: every call prints what it would have recorded and never fails."""
 
     def __init__(self):
+        import uuid  # imported where used: every rank imports this module, only runs outside a job make one
+
         self.id = f"OfflineRun_{uuid.uuid4()}"
         self.name = self.id
 
