@@ -25,6 +25,13 @@ RUN_DIR_VAR = "ACPT_ESTIMATOR_RUN_DIR"
 RUN_ID_VAR = "ACPT_ESTIMATOR_RUN_ID"
 
 
+def local_job_run() -> tuple[str, str] | None:
+    """(run folder, run id) of the local job this process is a rank of, as its launcher set them; else None. Asked
+    before any backend is loaded: outside a job, Run.get_context() then loads none."""
+    run_dir, run_id = os.environ.get(RUN_DIR_VAR), os.environ.get(RUN_ID_VAR)
+    return (run_dir, run_id) if run_dir and run_id else None
+
+
 TAGS_SUFFIX = ".tags.jsonl"  # tags, properties and events live apart, so reading them never scans metrics
 
 

@@ -25,13 +25,12 @@ from ...exceptions import ExperimentExecutionException
 from ...job_runtime import RENDEZVOUS_PORT_VAR, RUNTIME_DIR, needs_job_runtime
 from ...job_runtime.acpt_datasets import DEFINITION_VAR
 from ...spec import InputRef, JobSpec, Literal, OutputRef
+from ...tracking import RUN_DIR_VAR, RUN_ID_VAR
 from .mpi import Launcher
 
 # Variables the launcher sets itself; stale copies in the driver's environment (for example when the
 # driver itself runs inside an MPI job) must not leak into the ranks.
 _LAUNCHER_OWNED = ("OMPI_COMM_WORLD_", "PMI_", "PMIX_", "MPI_LOCALRANKID", "MPI_LOCALNRANKS", "HYDRA_", "HYDI_")
-RUN_ID_VAR = "ACPT_ESTIMATOR_RUN_ID"
-RUN_DIR_VAR = "ACPT_ESTIMATOR_RUN_DIR"
 HOME_VAR = "ACPT_ESTIMATOR_HOME"
 EXIT_NO_RANK = 97
 EXIT_NO_WORKDIR = 96

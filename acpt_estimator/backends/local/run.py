@@ -15,7 +15,7 @@ from ...exceptions import ActivityFailedException, UserErrorException
 from ...paths import contained
 from ...run_handle import TERMINAL_STATUSES, RunHandle
 from ...tracking import details as v1_details
-from ...tracking import RUN_DIR_VAR, RUN_ID_VAR, RecordingRun, from_mlflow, metrics_from_records, sort_records, tags_match
+from ...tracking import RecordingRun, from_mlflow, local_job_run, metrics_from_records, sort_records, tags_match
 from .store import RunPaths, all_run_records, read_json, utc_iso
 
 # The driver's machinery (procs, supervisor, interactive, models) is imported where used: a rank's Run.get_context()
@@ -367,9 +367,10 @@ _job_run = None
 def run_from_job_environment():
     """The handle of the run this process is a rank of (set up by the local launcher), else None."""
     global _job_run
-    run_dir, run_id = os.environ.get(RUN_DIR_VAR), os.environ.get(RUN_ID_VAR)
-    if not run_dir or not run_id or not os.path.isdir(run_dir):
+    found = local_job_run()
+    if found is None or not os.path.isdir(found[0]):
         return None
+    run_dir, run_id = found
     if _job_run is None or _job_run.id != run_id:
         _job_run = LocalRun.in_job(run_dir)
     return _job_run

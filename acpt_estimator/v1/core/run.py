@@ -9,7 +9,7 @@ import os
 from acpt_estimator.exceptions import RunEnvironmentException, UserErrorException
 from acpt_estimator.names import check
 from acpt_estimator.run_handle import TERMINAL_STATUSES
-from acpt_estimator.tracking import RUN_DIR_VAR, RUN_ID_VAR, V1Logging
+from acpt_estimator.tracking import V1Logging, local_job_run
 from acpt_estimator.v1._refusal import refuse, refused
 from acpt_estimator.v1.core._offline_run import _OfflineRun  # noqa: F401 - v1 defines it in this module
 from acpt_estimator._lazy import lazy_names
@@ -79,7 +79,7 @@ class Run(OverHandle, V1Logging, metaclass=_Reopens):
 
         _params.check("Run.get_context", used_for_context_manager=used_for_context_manager)
         handle = None
-        if os.environ.get(RUN_DIR_VAR) and os.environ.get(RUN_ID_VAR):  # else no local job: nothing to load for it
+        if local_job_run() is not None:  # else no local job: nothing of the backend is loaded
             from acpt_estimator.backends.local.run import run_from_job_environment
 
             handle = run_from_job_environment()
