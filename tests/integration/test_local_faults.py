@@ -572,3 +572,22 @@ def test_show_output_streams_a_200_mb_log_in_bounded_memory(store):
     assert os.path.getsize(os.path.join(run_dir, "files", "user_logs", "std_log.txt")) >= 200 << 20
     assert os.path.exists(os.path.join(run_dir, "files", "outputs", "done.txt"))
     assert no_process_left(token)
+
+
+def test_a_failed_submission_returns_only_once_its_cgroup_is_gone(store, monkeypatch):
+    """The watcher removes a job's emptied cgroup after it sets ``done`` (a completing run's driver goes on meanwhile);
+    a submission that fails behind the gate must not raise before that removal, or it leaves a cgroup behind."""
+    from acpt_estimator.backends.local import cgroup
+
+    remove = cgroup.CgroupTracker.release
+
+    def slow_release(self):
+        time.sleep(0.3)  # the removal comes late (a busy machine), as it did in 1 of ~30 runs of the test above
+        remove(self)
+
+    monkeypatch.setattr(cgroup.CgroupTracker, "release", slow_release)
+    os.symlink(store / "gone.py", store / "src" / "link.py")
+    cgroups_before = _job_cgroups()
+    with pytest.raises(ExperimentExecutionException, match=r"dangling symbolic link"):
+        submit(store, "plain", uuid.uuid4().hex)
+    assert _job_cgroups() == cgroups_before

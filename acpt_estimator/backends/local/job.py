@@ -279,12 +279,12 @@ def _discard(paths: RunPaths, job, tracker) -> None:
     launched = job is not None and job.supervisor.process is not None
     if launched and job.released:
         job.cancel("interrupted")  # started after all (Ctrl-C in the last moment): it ends with a final record
-        job.supervisor.wait()
+        job.supervisor.wait_ended()
         return
     if launched:  # held at the gate, so nothing of the user's ran: ended (the watcher releases the tracker)
         job.discarded = True
         job.cancel("failed")
-        job.supervisor.wait()
+        job.supervisor.wait_ended()
     else:
         if job is not None:  # first: a launcher's process made ahead (Supervisor.prepare) is in the cgroup until then
             job.supervisor.abandon()

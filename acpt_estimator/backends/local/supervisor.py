@@ -311,6 +311,13 @@ class Supervisor:
     def wait(self, timeout: float | None = None) -> bool:
         return self.done.wait(timeout)
 
+    def wait_ended(self) -> None:
+        """``done``, and what the watcher tidies after it too (the job's emptied cgroup is removed only then): for a
+        run discarded as its submission fails, which must have left nothing behind once that raises."""
+        self.done.wait()
+        if self._thread.ident is not None and self._thread is not threading.current_thread():
+            self._thread.join()
+
     # ---- the watcher thread -------------------------------------------------------------------------
     def _watch(self) -> None:
         if self._direct:  # (elsewhere this thread starts mpiexec itself, which would inherit the policy)
