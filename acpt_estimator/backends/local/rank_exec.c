@@ -141,13 +141,19 @@ static void wait_at_gate(const char *plan, long driver) {
     else snprintf(folder, sizeof folder, ".");
     snprintf(gate, sizeof gate, "%s/gate", folder);
     snprintf(ready, sizeof ready, "%s/ready", folder);
-    int fifo = -1;
+    /* The gate is mostly open already when a rank gets here: its line is taken first, without the ready file's
+     * look-up (~17 us of each rank's start). */
+    int fifo = open(gate, O_RDWR | O_NONBLOCK | O_CLOEXEC);  /* read-write: never EOF, never blocks */
+    char byte;
+    if (fifo >= 0 && read(fifo, &byte, 1) == 1) {
+        close(fifo);
+        return;
+    }
     while (access(ready, F_OK) != 0) {
         if (fifo < 0) fifo = open(gate, O_RDWR | O_NONBLOCK | O_CLOEXEC);  /* read-write: never EOF, never blocks */
         if (fifo >= 0) {
             struct pollfd wake = {.fd = fifo, .events = POLLIN};
             if (poll(&wake, 1, 50) > 0) {
-                char byte;
                 if (read(fifo, &byte, 1) == 1) break;  /* the driver's lines are single newlines */
             }
         } else {
@@ -164,14 +170,30 @@ static void wait_at_gate(const char *plan, long driver) {
 }
 
 static void check_cgroup(const char *cgroup, const char *rank, const char *log, const char *status_dir) {
+    /* Read whole with read(2): stdio's buffer costs an mmap and a munmap (~15 us of each rank's start). */
+    static char listing[2 * PATH_MAX + 4096];
     char line[PATH_MAX + 8] = "";
-    FILE *own = fopen("/proc/self/cgroup", "re");
-    while (own && fgets(line, sizeof line, own)) {
-        if (strncmp(line, "0::", 3) == 0) break;
-        line[0] = '\0';
+    size_t got = 0;
+    int own = open("/proc/self/cgroup", O_RDONLY | O_CLOEXEC);
+    while (own >= 0 && got < sizeof listing - 1) {
+        ssize_t n = read(own, listing + got, sizeof listing - 1 - got);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) break;
+        got += (size_t)n;
     }
-    if (own) fclose(own);
-    line[strcspn(line, "\n")] = '\0';
+    if (own >= 0) close(own);
+    listing[got] = '\0';
+    for (char *start = listing; *start; ) {
+        char *end = strchr(start, '\n');
+        size_t length = end ? (size_t)(end - start) : strlen(start);
+        if (strncmp(start, "0::", 3) == 0 && length < sizeof line) {
+            memcpy(line, start, length);
+            line[length] = '\0';
+            break;
+        }
+        if (!end) break;
+        start = end + 1;
+    }
     size_t length = strlen(cgroup);
     const char *inside = line + 3;
     if (strncmp(line, "0::", 3) == 0 && strncmp(inside, cgroup, length) == 0
