@@ -57,7 +57,11 @@ class LocalJob:
         self._release_lock = threading.Lock()
         self._ended = False
         self._revision = 0  # counts the record's changes: a staged final record is of the revision it was made from
-        self._staged = None  # (exits, fields, StagedText, revision): the final record made early (_ranks_done)
+        self._staged = None  # (exits, fields, StagedText, revision, details): the final record made early (_ranks_done)
+        # The run's v1 details for a final record, given it (LocalRun's, set when it takes this job): made with the
+        # early final record, while the launcher ends, instead of by the waiting driver after (take_final_details).
+        self.details_of = None
+        self._final_details = None
         self.tracker = tracker  # procs.new_tracker(): how every process of the job is found
         self.supervisor = Supervisor(run_id=record["runId"], status_dir=paths.status, cancel_flag=paths.cancel_flag,
                                      launcher_log=paths.launcher_log, max_seconds=max_seconds,
@@ -114,15 +118,23 @@ class LocalJob:
         # until it is ended (_reap), and the folders must still be there for it.
         fields = finalize(self.paths, self.record, expected, collect=False, launch_files=self.launch_files)
         with self._lock:
-            self._staged = (expected.exits, fields, stage_final_json(self.paths, {**self.record, **fields}),
-                            self._revision)
+            final, revision = {**self.record, **fields}, self._revision
+            staged = stage_final_json(self.paths, final)
+        details = None
+        if self.details_of is not None:
+            try:
+                details = self.details_of(final)
+            except Exception:  # noqa: BLE001 - only a head start: the waiting driver makes them itself then
+                logger.debug("Making the details of local run %s early failed", self.record["runId"], exc_info=True)
+        with self._lock:
+            self._staged = (expected.exits, fields, staged, revision, details)
 
     def _commit_staged(self, outcome) -> bool:
         """Put the early final record in place if ``outcome`` is the one it was made for; else drop it."""
         staged, self._staged = self._staged, None
         if staged is None:
             return False
-        exits, fields, pending, revision = staged
+        exits, fields, pending, revision, details = staged
         if outcome.reason != "completed" or outcome.exits != exits or outcome.stragglers or revision != self._revision:
             pending.discard()
             return False
@@ -138,6 +150,7 @@ class LocalJob:
             try:
                 pending.commit()
                 self.record.update(fields)
+                self._final_details = details
                 return True
             except OSError:  # written below the usual way, which says so if it cannot
                 pending.discard()
@@ -156,6 +169,12 @@ class LocalJob:
         if self.granter is not None:
             self.granter.stop()
         self._write_final(finalize(self.paths, self.record, outcome, launch_files=self.launch_files))
+
+    def take_final_details(self) -> dict | None:
+        """The run's details made with its final record as committed (details_of), once; None where there are none."""
+        with self._lock:
+            details, self._final_details = self._final_details, None
+        return details
 
     def _after_done(self) -> None:
         """Once the run's record is final (the watcher, after ``done``): what the job left of its store requests."""

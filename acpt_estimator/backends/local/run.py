@@ -35,6 +35,8 @@ class LocalRun(RecordingRun, RunHandle):
         self._experiment = experiment
         self._job = job
         self._in_job = in_job
+        if job is not None:
+            job.details_of = self._details
         if in_job:
             self._writer_name = f"rank_{os.environ.get('RANK', '0')}"
 
@@ -103,7 +105,10 @@ class LocalRun(RecordingRun, RunHandle):
         return settle(self._paths, record)
 
     def get_details(self) -> dict:
-        record = self._effective(self._record())
+        return self._details(self._effective(self._record()))
+
+    def _details(self, record: dict) -> dict:
+        """The v1 details of this run with ``record`` (its run.json)."""
         found = {
             "runId": self.id, "target": record.get("target", "local"), "status": record["status"],
             "startTimeUtc": utc_iso(record.get("startTime")), "endTimeUtc": utc_iso(record.get("endTime")),
@@ -151,7 +156,9 @@ class LocalRun(RecordingRun, RunHandle):
         from .supervisor import restore_interrupt_handlers
 
         restore_interrupt_handlers()  # the driver's own handlers again, once nothing of it runs
-        details = self.get_details()
+        # Made by the watcher with the early final record, while mpiexec ended (LocalJob._ranks_done): ~0.1 ms less
+        # to do here once the run is over.
+        details = (self._job.take_final_details() if self._job is not None else None) or self.get_details()
         if show_output:
             print(f"\nExecution Summary\n=================\nRunId: {self.id}\nWeb View: {self.get_portal_url()}\n",
                   flush=True)

@@ -1,0 +1,52 @@
+"""A local job's end as its waiting driver sees it: the details made with the early final record."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from acpt_estimator import Mpi, PyTorch
+from acpt_estimator.backends.local import job as local_job
+from acpt_estimator.v1.core.experiment import Experiment
+from acpt_estimator.v1.core.workspace import Workspace
+
+pytestmark = pytest.mark.integration
+SCRIPT = "from azureml.core import Run\nRun.get_context().add_properties({'seen': 'yes'})\nprint('done')\n"
+
+
+@pytest.fixture
+def experiment(tmp_path, monkeypatch):
+    monkeypatch.setenv("ACPT_ESTIMATOR_HOME", str(tmp_path / "store"))
+    monkeypatch.setenv("PYTHONPATH", os.path.join(os.path.dirname(__file__), os.pardir, os.pardir, "compat"))
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "job.py").write_text(SCRIPT)
+    return Experiment(Workspace._local(), "job-end"), str(tmp_path / "src")
+
+
+def _estimator(source):
+    return PyTorch(source, entry_script="job.py", compute_target="local", distributed_training=Mpi(2))
+
+
+def test_a_wait_returns_the_details_made_with_the_final_record_as_they_are_read_after(experiment, monkeypatch):
+    """The watcher makes the details with the early final record while mpiexec ends (LocalJob._ranks_done); the
+    waiting driver returns them, and they are exactly what the run's details read afterwards."""
+    exp, source = experiment
+    taken = []
+    original = local_job.LocalJob.take_final_details
+
+    def spied(self):
+        details = original(self)
+        taken.append(details)
+        return details
+
+    monkeypatch.setattr(local_job.LocalJob, "take_final_details", spied)
+    for _ in range(6):  # the early record is a head start that may lose its race with mpiexec's end: either way
+        run = exp.submit(_estimator(source))
+        details = run.wait_for_completion()
+        assert details == run.get_details()
+        assert details["status"] == "Completed" and details["properties"]["seen"] == "yes"
+        assert sorted(details["logFiles"]) == ["system_logs/mpiexec.txt", "user_logs/std_log_process_0.txt",
+                                               "user_logs/std_log_process_1.txt"]
+    assert any(d is not None for d in taken)  # made by the watcher at least once in six jobs
+    assert run._job.take_final_details() is None  # given once
