@@ -11,6 +11,7 @@ through their attributes and methods.
 from __future__ import annotations
 
 import importlib
+import sys
 
 from ..locality import is_local
 
@@ -23,7 +24,8 @@ _MODULES = {
 
 def get(name: str):
     """The backend module for 'capture', 'local' or 'cloud'; each has ``submit(spec, experiment) -> Run``."""
-    return importlib.import_module(_MODULES[name])
+    module = _MODULES[name]
+    return sys.modules.get(module) or importlib.import_module(module)  # (import_module's machinery on every job)
 
 
 def list_runs(experiment, type=None, tags=None, properties=None, include_children=False):
