@@ -158,6 +158,7 @@ class LocalJob:
         return True
 
     def _finished(self, outcome) -> None:
+        self.details_of = None  # nothing is staged any more: and the job no longer holds its LocalRun (a cycle)
         with self._release_lock:
             self._ended = True
         self.gate.close()
