@@ -51,3 +51,34 @@ def test_a_wait_returns_the_details_made_with_the_final_record_as_they_are_read_
     assert any(d is not None for d in taken)  # made by the watcher at least once in six jobs
     assert run._job.take_final_details() is None  # given once
     assert run._job.details_of is None  # let go once the job ended: the job does not keep its LocalRun alive
+
+
+def test_a_final_record_made_slowly_on_the_event_thread_is_waited_for_and_never_made_after_the_end(experiment,
+                                                                                                    monkeypatch):
+    """The early final record is made on driver_events' thread as the last rank's marker appears. mpiexec may end
+    meanwhile: the watcher's _finished waits for the record being made and commits it, and a late call (after
+    _finished began) makes nothing."""
+    import threading
+    import time
+
+    exp, source = experiment
+    threads, late = [], []
+    original_stage = local_job.LocalJob._stage_final
+
+    def slow_stage(self, expected):
+        threads.append(threading.current_thread().name)
+        time.sleep(0.3)  # mpiexec has long ended when this record is made
+        original_stage(self, expected)
+
+    monkeypatch.setattr(local_job.LocalJob, "_stage_final", slow_stage)
+    run = exp.submit(_estimator(source))
+    details = run.wait_for_completion()
+    assert threads == ["acpt-store-grants"]  # driver_events' thread, not the watcher
+    assert details["status"] == "Completed" and details == run.get_details()
+    assert run._job.record["status"] == "Completed"
+
+    job = run._job
+    record_before = dict(job.record)
+    monkeypatch.setattr(local_job.LocalJob, "_stage_final", lambda self, expected: late.append(expected))
+    job._ranks_done(job.supervisor.outcome)  # as if a late marker came after the end
+    assert late == [] and job._staged is None and job.record == record_before

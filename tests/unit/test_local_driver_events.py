@@ -79,23 +79,42 @@ def _woken(supervisor) -> bool:
         return False
 
 
-def test_a_job_s_watcher_is_woken_by_a_failure_or_the_last_success_not_by_each_success(tmp_path):
+def test_a_job_s_watcher_is_woken_by_a_failure_and_the_last_success_is_handled_on_the_event_thread(tmp_path):
     """Each marker wakes driver_events' thread; the job's watcher only when it has something to do: end the job at
-    a failure, make the final record once every rank succeeded (anything else: it reads the folder anyway)."""
+    a failure (or read the folder at a name it does not know). The last success runs on_ranks_done right there, on
+    the event thread, once (no hand-off to the watcher while the launcher ends)."""
     from acpt_estimator.backends.local.supervisor import Supervisor
 
+    staged = []
     supervisor = Supervisor(run_id="r_1_00000000", status_dir=str(tmp_path), cancel_flag=str(tmp_path / "cancel"),
-                            launcher_log=str(tmp_path / "log"), world_size=3)
+                            launcher_log=str(tmp_path / "log"), world_size=3,
+                            on_ranks_done=lambda expected: staged.append((threading.get_ident(), expected)))
     os.set_blocking(supervisor._wake_r, False)
     try:
         woken = []
         for name in ("rank_0_exit_0", "rank_1_exit_0", "rank_1_exit_0", "rank_2_exit_1", "something_else",
-                     "rank_2_exit_0"):
+                     "rank_2_exit_0", "rank_2_exit_0"):
             supervisor._rank_exited(name)
             woken.append(_woken(supervisor))
-        assert woken == [False, False, False, True, True, True]
+        assert woken == [False, False, False, True, True, False, False]
+        assert [(thread, [(e.rank, e.code) for e in expected.exits]) for thread, expected in staged] == [
+            (threading.get_ident(), [(0, 0), (1, 0), (2, 0)])]
+        supervisor._check_exits()  # the watcher, later: every rank reported already, nothing is made twice
+        assert len(staged) == 1
     finally:
         supervisor._close_wake_pipe()
+
+
+def test_after_the_watcher_has_ended_a_marker_neither_wakes_it_nor_makes_a_record(tmp_path):
+    from acpt_estimator.backends.local.supervisor import Supervisor
+
+    staged = []
+    supervisor = Supervisor(run_id="r_1_00000000", status_dir=str(tmp_path), cancel_flag=str(tmp_path / "cancel"),
+                            launcher_log=str(tmp_path / "log"), world_size=1, on_ranks_done=staged.append)
+    supervisor._close_wake_pipe()
+    supervisor._rank_exited("rank_0_exit_0")
+    supervisor._rank_exited("rank_0_exit_1")
+    assert staged == []
 
 
 def test_once_every_rank_has_reported_success_a_later_marker_does_not_change_the_outcome(tmp_path):

@@ -58,6 +58,9 @@ class LocalJob:
         self._ended = False
         self._revision = 0  # counts the record's changes: a staged final record is of the revision it was made from
         self._staged = None  # (exits, fields, StagedText, revision, details): the final record made early (_ranks_done)
+        # Held while the final record is made early (_ranks_done, on driver_events' thread): _finished, on the watcher's,
+        # takes it only once that is done, and nothing is staged once _finished has begun (_ended).
+        self._staging = threading.Lock()
         # The run's v1 details for a final record, given it (LocalRun's, set when it takes this job): made with the
         # early final record, while the launcher ends, instead of by the waiting driver after (take_final_details).
         self.details_of = None
@@ -105,12 +108,16 @@ class LocalJob:
                 write_json(self.paths.run_json, self.record)
 
     def _ranks_done(self, expected) -> None:
-        """Every rank ended with code 0 and the launcher is ending (about 1 ms): finalize against the ``expected``
+        """Every rank ended with code 0 and the launcher is ending (about 0.3 ms): finalize against the ``expected``
         outcome now and stage the final record, which _finished commits once the launcher's end confirms it. Where
         it does not (the launcher failed, processes were left over, a cancel came first), _finished does it all
         again: each step of finalize may run twice. Jobs with output datasets to upload or register wait."""
-        if self.discarded or not self.released or _has_output_datasets(self.record):
-            return
+        with self._staging:
+            if self._ended or self.discarded or not self.released or _has_output_datasets(self.record):
+                return
+            self._stage_final(expected)
+
+    def _stage_final(self, expected) -> None:
         self.gate.close()
         if self.granter is not None:
             self.granter.stop()  # the ranks have ended; anything they left behind is ended when the launcher is
@@ -120,10 +127,10 @@ class LocalJob:
         with self._lock:
             final, revision = {**self.record, **fields}, self._revision
             staged = stage_final_json(self.paths, final)
-        details = None
-        if self.details_of is not None:
+        details, details_of = None, self.details_of
+        if details_of is not None:
             try:
-                details = self.details_of(final)
+                details = details_of(final)
             except Exception:  # noqa: BLE001 - only a head start: the waiting driver makes them itself then
                 logger.debug("Making the details of local run %s early failed", self.record["runId"], exc_info=True)
         with self._lock:
@@ -131,7 +138,8 @@ class LocalJob:
 
     def _commit_staged(self, outcome) -> bool:
         """Put the early final record in place if ``outcome`` is the one it was made for; else drop it."""
-        staged, self._staged = self._staged, None
+        with self._staging:  # (one being made now is waited for)
+            staged, self._staged = self._staged, None
         if staged is None:
             return False
         exits, fields, pending, revision, details = staged
@@ -158,13 +166,15 @@ class LocalJob:
         return True
 
     def _finished(self, outcome) -> None:
-        self.details_of = None  # nothing is staged any more: and the job no longer holds its LocalRun (a cycle)
         with self._release_lock:
             self._ended = True
         self.gate.close()
         if self.discarded:  # never ran: no record to finish, the folder goes (_discard)
+            self.details_of = None
             return
-        if self._commit_staged(outcome):
+        committed = self._commit_staged(outcome)
+        self.details_of = None  # nothing is staged any more: and the job no longer holds its LocalRun (a cycle)
+        if committed:
             return
         self._set(persist=False, status="Finalizing")
         if self.granter is not None:
