@@ -355,6 +355,35 @@ def test_a_launcher_made_ahead_gets_its_command_later_and_runs_as_a_served_one(h
     cgroup_spawn._servers[os.getpid()].close()
 
 
+@pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="one CPU: the server is never moved off it")
+def test_the_server_clones_off_the_driver_s_cpu_and_the_launcher_gets_all_the_driver_s_cpus_back(helper, group,
+                                                                                                  tmp_path):
+    """A launcher made ahead is cloned on a CPU other than the asking thread's (the server is narrowed to those), and
+    what runs there has every CPU the driver had, as under a plain mpiexec."""
+    cpus = os.sched_getaffinity(0)
+    waiting = cgroup_spawn.prepare(helper, group)
+    assert waiting is not None
+    server = cgroup_spawn._servers[os.getpid()]
+    narrowed = os.sched_getaffinity(server.pid)
+    assert narrowed and narrowed < cpus  # never the CPU the request came from (which one that was: it may move)
+    log = tmp_path / "mpiexec.txt"
+    pid = waiting.go(["/bin/sh", "-c", "grep Cpus_allowed_list /proc/self/status"], {}, str(log)).finish()
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+    listed = log.read_text().split(":", 1)[1].strip()
+    assert _cpu_list(listed) == cpus
+    server.close()
+
+
+def _cpu_list(text: str) -> set:
+    """A kernel CPU list ("0-3,6") as a set."""
+    found = set()
+    for part in text.split(","):
+        first, _, last = part.partition("-")
+        found.update(range(int(first), int(last or first) + 1))
+    return found
+
+
 def test_a_launcher_made_ahead_and_canceled_runs_nothing_and_is_reaped(helper, group):
     waiting = cgroup_spawn.prepare(helper, group)
     deadline = time.monotonic() + 5

@@ -6,6 +6,7 @@ a unique token in process command lines: independent of the cgroup/subreaper the
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import signal
@@ -495,6 +496,23 @@ def _refuse_the_launch_plan(monkeypatch):
     monkeypatch.setattr(job, "plan_launcher", refused)
 
 
+def _refuse_the_run_folder(monkeypatch):
+    """After the spawn server was asked for the launcher's process ahead (supervisor.launcher_ahead), before the job
+    has a Supervisor to hand it to: the run folder cannot be made."""
+    from acpt_estimator.backends.local import cgroup_spawn
+    from acpt_estimator.backends.local.store import RunPaths
+
+    cgroup_spawn.build()
+
+    def refused(self, ranks_later=False):
+        deadline = time.monotonic() + 5  # once the launcher's process is in the job's cgroup, where there is one
+        while cgroup_spawn.ready() and not _cgroup_members() and time.monotonic() < deadline:
+            time.sleep(0.001)
+        raise PermissionError(errno.EACCES, "Permission denied (a stand-in)", self.root)
+
+    monkeypatch.setattr(RunPaths, "create", refused)
+
+
 def _job_cgroups() -> list:
     from acpt_estimator.backends.local.cgroup import driver_group, job_cgroups_usable
 
@@ -512,7 +530,8 @@ def _cgroup_members() -> list:
     return members
 
 
-@pytest.mark.parametrize("failure", ["dangling symlink", "Ctrl-C in the snapshot", "launch plan refused"])
+@pytest.mark.parametrize("failure", ["dangling symlink", "Ctrl-C in the snapshot", "launch plan refused",
+                                     "run folder refused"])
 def test_a_run_that_cannot_start_leaves_nothing_behind(store, monkeypatch, failure):
     token = uuid.uuid4().hex
     if failure == "dangling symlink":
@@ -521,6 +540,9 @@ def test_a_run_that_cannot_start_leaves_nothing_behind(store, monkeypatch, failu
     elif failure == "launch plan refused":
         _refuse_the_launch_plan(monkeypatch)
         expected = pytest.raises(ExperimentExecutionException, match="the launch plan was refused")
+    elif failure == "run folder refused":
+        _refuse_the_run_folder(monkeypatch)
+        expected = pytest.raises(PermissionError, match="a stand-in")
     else:
         _interrupt_mid_snapshot(monkeypatch)
         expected = pytest.raises(KeyboardInterrupt)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import threading
 import textwrap
 from pathlib import Path
 
@@ -220,6 +221,10 @@ def test_the_job_s_namespace_is_held_while_its_record_is_made_final_then_let_go(
     monkeypatch.setattr(LocalJob, "_finished", _finished)
     (tmp_path / "src").mkdir()
     (tmp_path / "src" / "script.py").write_text("print('ok')\n")
+    # An earlier test's job may still be tidying up (its waiting driver returns first): its descriptor goes then.
+    for thread in threading.enumerate():
+        if thread.name.startswith("acpt-local-") and not thread.daemon:  # (job watchers)
+            thread.join(10)
     before = _namespace_descriptors()
     experiment = Experiment(Workspace._local(), "namespace-held")
     for _ in range(2):

@@ -33,7 +33,9 @@
  * SCHED_OTHER (yield_to_jobs) and puts each clone back first ("error policy <errno> <pid>" where that fails), unless
  * the request's first field ends with "-batch" ("ns-batch", "plain-wait-batch", ...): that launcher starts its ranks
  * only through the C rank launcher, which gives each rank's command the driver's policy back (rank_exec.c says why
- * mpiexec itself stays at SCHED_BATCH).
+ * mpiexec itself stays at SCHED_BATCH). Given the driver's CPUs ("--serve 0,1"), the driver may narrow the server's
+ * CPUs before a request (to keep its clone off the driver's CPU, _Server.prepare says why): every clone gets the
+ * driver's CPUs back first.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -94,6 +96,23 @@ static long failing_pid;  /* a --serve request's child: its pid goes with its fa
  * preempt the driver's thread or a job. What it clones is put back to SCHED_OTHER first (a process inherits its
  * parent's policy), so jobs run as under a plain mpiexec. Used only where both switches are allowed here. */
 static int restore_policy = -1;
+
+/* The driver's CPUs, given as --serve's second argument ("0,1,5"): what each clone runs on, whatever the driver
+ * narrowed the server to meanwhile (the server may start after its first narrowing, so it does not read its own). */
+static cpu_set_t serve_cpus;
+static int restore_cpus;
+
+static int parse_cpus(const char *list, cpu_set_t *cpus) {
+    CPU_ZERO(cpus);
+    for (const char *at = list; *at;) {
+        char *end;
+        long cpu = strtol(at, &end, 10);
+        if (end == at || cpu < 0 || cpu >= CPU_SETSIZE || (*end != ',' && *end != '\0')) return -1;
+        CPU_SET((int)cpu, cpus);
+        at = *end ? end + 1 : end;
+    }
+    return CPU_COUNT(cpus) > 0 ? 0 : -1;
+}
 
 static void yield_to_jobs(void) {
     struct sched_param none = {0};
@@ -167,6 +186,7 @@ static void exec_command(int output, char **argv, char **envp, int announce, int
  * first, unless ``keep_batch``. */
 static int job_namespace_of_this_process(int job_namespace, int keep_batch) {
     failing_pid = (long)getpid();
+    if (restore_cpus) sched_setaffinity(0, sizeof serve_cpus, &serve_cpus);  /* (a job on fewer CPUs still runs) */
     struct sched_param none = {0};
     if (restore_policy >= 0 && !keep_batch && sched_setscheduler(0, restore_policy, &none) != 0) {
         fail("policy", errno);
@@ -368,8 +388,9 @@ static int serve(void) {
 int main(int argc, char **argv) {
     /* The report descriptor must not reach the command: the driver reads it until the helper has exited. */
     if (fcntl(3, F_SETFD, FD_CLOEXEC) != 0) return 1;
-    if (argc == 2 && strcmp(argv[1], "--serve") == 0) {
+    if ((argc == 2 || argc == 3) && strcmp(argv[1], "--serve") == 0) {
         yield_to_jobs();
+        restore_cpus = argc == 3 && parse_cpus(argv[2], &serve_cpus) == 0;
         return serve();
     }
     int job_namespace = argc > 1 && strcmp(argv[1], "--job-namespace") == 0;
