@@ -6,6 +6,7 @@ import atexit
 import importlib.util
 import os
 import socket
+import time
 
 import torch
 import torch.distributed as dist
@@ -108,9 +109,18 @@ def init(comm=None, process_sets=None) -> None:
     _state.initialized = True
 
 
+# torch 2.13's gloo worker threads drop the last collectives' tensors after those complete, and need the GIL for that;
+# one still waiting for it when the interpreter shuts down aborts the rank ('terminate called without an active
+# exception': pytorch/pytorch#190489, 3-10% of runs here), and the run is reported Failed. shutdown() runs at exit
+# (atexit): the threads get the GIL a moment first, as the samples' scripts give it them.
+GLOO_DRAIN_SECONDS = 0.1
+
+
 def shutdown() -> None:
     if _state.created_group and dist.is_initialized():
         dist.destroy_process_group()
+        if "gloo" in (_state.backend or ""):
+            time.sleep(GLOO_DRAIN_SECONDS)
     _state.created_group = False
     _state.initialized = False
     _state.transport = None
