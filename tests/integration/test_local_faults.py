@@ -497,17 +497,10 @@ def _refuse_the_launch_plan(monkeypatch):
 
 
 def _refuse_the_run_folder(monkeypatch):
-    """After the spawn server was asked for the launcher's process ahead (supervisor.launcher_ahead), before the job
-    has a Supervisor to hand it to: the run folder cannot be made."""
-    from acpt_estimator.backends.local import cgroup_spawn
+    """After the job's cgroup is made, before anything is launched in it: the run folder cannot be made."""
     from acpt_estimator.backends.local.store import RunPaths
 
-    cgroup_spawn.build()
-
     def refused(self, ranks_later=False):
-        deadline = time.monotonic() + 5  # once the launcher's process is in the job's cgroup, where there is one
-        while cgroup_spawn.ready() and not _cgroup_members() and time.monotonic() < deadline:
-            time.sleep(0.001)
         raise PermissionError(errno.EACCES, "Permission denied (a stand-in)", self.root)
 
     monkeypatch.setattr(RunPaths, "create", refused)
