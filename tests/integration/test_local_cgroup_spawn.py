@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import os
 import shutil
 import signal
@@ -384,6 +385,40 @@ def _cpu_list(text: str) -> set:
     return found
 
 
+def test_asked_to_the_server_makes_the_job_s_cgroup_and_clones_the_launcher_into_it(helper, group, tmp_path):
+    job = os.path.join(group, "job")
+    waiting = cgroup_spawn.prepare(helper, job, make_cgroup=True)
+    assert waiting is not None
+    log = tmp_path / "mpiexec.txt"
+    pid = waiting.go(["/bin/sh", "-c", "cat /proc/self/cgroup"], {}, str(log)).finish()
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+    assert f"0::{_own_name(group)}/job" in log.read_text().splitlines()
+    os.rmdir(job)
+    cgroup_spawn._servers[os.getpid()].close()
+
+
+def test_a_cgroup_the_server_cannot_make_runs_nothing_and_says_why(helper, group, tmp_path):
+    """The job's cgroup must be new: one that exists (here: the test's own) fails the request as "error mkdir
+    EEXIST", whether the command was still sent (finish() raises) or no longer could be (go() gives up)."""
+    log = tmp_path / "mpiexec.txt"
+    for _ in range(3):  # (which of the two happens depends on how fast the server answers)
+        spawning = cgroup_spawn.prepare(helper, group, make_cgroup=True).go(["/bin/true"], {}, str(log))
+        if spawning is not None:
+            with pytest.raises(cgroup_spawn.CgroupNotMade) as err:
+                spawning.finish()
+            assert err.value.errno == errno.EEXIST and "making the job's cgroup" in str(err.value)
+        assert _procs(group) == [] and not log.read_text()
+    assert cgroup_spawn.ready() == helper  # only that job's cgroup failed: the helper stays in use
+    report, theirs = socket.socketpair()
+    server = cgroup_spawn._servers[os.getpid()]
+    socket.send_fds(server.channel, [b"plain-wait-new\0" + os.fsencode(group) + b"\0"], [theirs.fileno()])
+    theirs.close()
+    assert cgroup_spawn._read_report(report)[0] == f"error mkdir {errno.EEXIST}\n"
+    report.close()
+    server.close()
+
+
 def test_a_launcher_made_ahead_and_canceled_runs_nothing_and_is_reaped(helper, group):
     waiting = cgroup_spawn.prepare(helper, group)
     deadline = time.monotonic() + 5
@@ -454,7 +489,7 @@ def test_a_launcher_keeps_the_server_s_batch_policy_only_when_asked(helper, grou
 def test_a_request_of_a_kind_the_server_does_not_know_is_refused_and_runs_nothing(helper, group):
     cgroup_spawn.prepare(helper, group).cancel()  # (the server runs)
     server = cgroup_spawn._servers[os.getpid()]
-    for kind in (b"nsx-wait", b"plain-batch-wait", b"ns-wait-batchy", b"namespace"):
+    for kind in (b"nsx-wait", b"plain-batch-wait", b"ns-wait-batchy", b"namespace", b"ns-new-wait", b"plain-newer"):
         report, theirs = socket.socketpair()
         socket.send_fds(server.channel, [kind + b"\0" + os.fsencode(group) + b"\0"], [theirs.fileno()])
         theirs.close()

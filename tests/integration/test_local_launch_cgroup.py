@@ -42,12 +42,14 @@ ODD = "two\nlines, 'quotes' and \"double\" $HOME `x` \\ end"
 
 
 @pytest.mark.skipif(job_cgroups_usable() is None, reason="needs a writable cgroup v2 hierarchy")
-@pytest.mark.parametrize("born_inside", [True, False], ids=["started-inside", "moved-in"])
+@pytest.mark.parametrize("start", ["server", "own-helper", "moved-in"])
 @pytest.mark.parametrize("rank_runner", ["rank_exec", "shell"])
 def test_mpiexec_and_every_rank_are_born_in_the_job_cgroup_with_the_exact_environment(tmp_path, monkeypatch,
-                                                                                     born_inside, rank_runner):
-    """Started inside by the helper (cgroup_spawn), or moved in after its start with the ranks held until then;
-    each rank started by the C rank launcher or by rank.sh."""
+                                                                                     start, rank_runner):
+    """Started inside by the driver's spawn server (which also makes the job's cgroup) or by a helper of its own
+    (cgroup_spawn), or moved in after its start with the ranks held until then; each rank started by the C rank
+    launcher or by rank.sh."""
+    born_inside = start != "moved-in"
     monkeypatch.setenv("ACPT_ESTIMATOR_HOME", str(tmp_path / "store"))
     monkeypatch.delenv(TRACKING_VAR, raising=False)
     if rank_runner == "rank_exec":
@@ -58,6 +60,8 @@ def test_mpiexec_and_every_rank_are_born_in_the_job_cgroup_with_the_exact_enviro
         monkeypatch.setenv(rank_exec.DISABLE_VAR, "0")
     if born_inside:
         monkeypatch.delenv(cgroup_spawn.DISABLE_VAR, raising=False)
+        if start == "own-helper":
+            monkeypatch.setenv(cgroup_spawn.SERVER_VAR, "0")
         if cgroup_spawn.build() is None:
             pytest.skip("no C compiler to build the helper with")
     else:
@@ -90,7 +94,8 @@ def test_mpiexec_and_every_rank_are_born_in_the_job_cgroup_with_the_exact_enviro
     assert program == rank_exec.ready() if rank_runner == "rank_exec" else program.endswith("sh")
     for name in ("rank.sh", "rank.plan"):
         assert not os.path.exists(os.path.join(run.path, name))  # they held the expanded arguments
-    assert spawned == ([job_cgroup] if born_inside else [])
+    # prepare() finds no server with SERVER_VAR=0: the cgroup is made here and launch() starts a helper of its own.
+    assert spawned == {"server": [job_cgroup], "own-helper": [job_cgroup] * 2, "moved-in": []}[start]
 
 
 @pytest.mark.skipif(job_cgroups_usable() is None, reason="needs a writable cgroup v2 hierarchy")

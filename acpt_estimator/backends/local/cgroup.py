@@ -228,18 +228,31 @@ class CgroupTracker:
     kind = "cgroup"
     release_after_done = True  # removing the emptied cgroup changes nothing the driver's code sees (Supervisor)
 
-    def __init__(self, path: str):
+    def __init__(self, path: str, made: bool = True):
         self.path = path
         self.proc_name = proc_name(path)  # what its members read in /proc/self/cgroup (rank.sh checks it)
+        # False until the cgroup exists or the spawn server was asked to make it (Supervisor.prepare: make()).
+        self.made = made
 
     @classmethod
-    def create(cls, base: str, run_id: str) -> "CgroupTracker":
+    def create(cls, base: str, run_id: str, defer: bool = False) -> "CgroupTracker":
+        """The job's cgroup, made now; with ``defer``, where the launcher will start inside it (cgroup_spawn), only
+        named: the spawn server makes it while the driver plans the launch, or make() does (Supervisor.prepare)."""
         group = driver_group(base)
         path = os.path.join(group, run_id)
+        if defer and cgroup_spawn.ready() is not None:
+            return cls(path, made=False)
         os.mkdir(path)
         if cgroup_spawn.ready() is None:  # the launcher will be moved in after its start
             warm_up(group)
         return cls(path)
+
+    def make(self) -> None:
+        """Make the cgroup named by create(defer=True) unless that was done or asked of the spawn server."""
+        if not self.made:
+            with contextlib.suppress(FileExistsError):  # (made by the server after all)
+                os.mkdir(self.path)
+            self.made = True
 
     def describe(self) -> dict:
         return {"kind": self.kind, "path": self.path}

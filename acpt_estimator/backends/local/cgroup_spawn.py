@@ -12,9 +12,10 @@ a descriptor of it with its report (Spawning.namespace), by which the driver mak
 
 A job's launcher is started by the driver's spawn server where it can be (launch()): the same helper in its --serve
 mode, started once per driver and fed a request per job, which spares each launch a helper process (its start and
-end cost ~0.4 ms of a trivial job here). A job asks it for the launcher's process first (prepare(): cloned into the
-cgroup, its namespace made), while the driver still plans the command line, and sends the command when it has it
-(Waiting.go): the clone and the namespace then overlap the planning instead of following it.
+end cost ~0.4 ms of a trivial job here). A job asks it for the launcher's process first (prepare(): the job's cgroup
+made, the process cloned into it, its namespace made), while the driver still plans the command line, and sends the
+command when it has it (Waiting.go): the cgroup, the clone and the namespace then overlap the planning instead of
+preceding or following it.
 """
 
 from __future__ import annotations
@@ -55,6 +56,13 @@ class NamespaceRefused(OSError):
     def __init__(self, where: str, code: int):
         super().__init__(code, os.strerror(code))
         self.where = where
+
+
+class CgroupNotMade(OSError):
+    """The spawn server could not make the job's cgroup it was asked to (prepare(make_cgroup=True)): nothing ran."""
+
+    def __init__(self, code: int):
+        super().__init__(code, f"{os.strerror(code)} (making the job's cgroup)")
 
 
 class Spawning:
@@ -98,6 +106,8 @@ class Spawning:
             raise OSError(code, os.strerror(code), self._command)
         if len(words) == 3 and words[0] == "error" and words[1] in _NAMESPACE_STEPS and words[2].isdigit():
             raise NamespaceRefused(words[1], int(words[2]))
+        if len(words) == 3 and words[:2] == ["error", "mkdir"] and words[2].isdigit():
+            raise CgroupNotMade(int(words[2]))  # (the helper works: only this job's cgroup could not be made)
         unusable(" ".join(words) or "the helper reported nothing")
         return None
 
@@ -200,14 +210,16 @@ def _open_log(log_path: str) -> int | None:
         return None
 
 
-def prepare(helper: str, cgroup_dir: str, job_namespace: bool = False, keep_batch: bool = False) -> Waiting | None:
+def prepare(helper: str, cgroup_dir: str, job_namespace: bool = False, keep_batch: bool = False,
+            make_cgroup: bool = False) -> Waiting | None:
     """A launcher process made now, inside ``cgroup_dir``, by this driver's spawn server, to be given its command by
     Waiting.go() once it is planned: the clone (and the namespace) happen meanwhile. None where there is no server
-    (then launch() starts it the usual way). ``keep_batch``: see launch()."""
+    (then launch() starts it the usual way). ``keep_batch``: see launch(). ``make_cgroup``: the server makes
+    ``cgroup_dir`` first (it must not exist); where it cannot, the launch's finish() raises CgroupNotMade."""
     if os.environ.get(SERVER_VAR) == "0":
         return None
     server = _server(helper)
-    return server.prepare(cgroup_dir, job_namespace, keep_batch) if server is not None else None
+    return server.prepare(cgroup_dir, job_namespace, keep_batch, make_cgroup) if server is not None else None
 
 
 def launch(helper: str, cgroup_dir: str, argv, env, log_path: str, job_namespace: bool = False,
@@ -273,9 +285,10 @@ class _Server:
             os.close(output)
         return Spawning(None, report, argv[0], job_namespace)
 
-    def prepare(self, cgroup_dir: str, job_namespace: bool, keep_batch: bool = False) -> Waiting | None:
+    def prepare(self, cgroup_dir: str, job_namespace: bool, keep_batch: bool = False,
+                make_cgroup: bool = False) -> Waiting | None:
         """A "-wait" request (module prepare()); None where the server cannot take it."""
-        fields = [_kind(job_namespace, True, keep_batch), os.fsencode(cgroup_dir)]
+        fields = [_kind(job_namespace, True, keep_batch, make_cgroup), os.fsencode(cgroup_dir)]
         if b"\0" in fields[1]:
             return None
         report, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -337,9 +350,10 @@ def current_cpu() -> int | None:
     return cpu if cpu >= 0 else None
 
 
-def _kind(job_namespace: bool, waiting: bool, keep_batch: bool) -> bytes:
+def _kind(job_namespace: bool, waiting: bool, keep_batch: bool, make_cgroup: bool = False) -> bytes:
     """A request's first field (cgroup_spawn.c, request_kind)."""
-    return (b"ns" if job_namespace else b"plain") + (b"-wait" if waiting else b"") + (b"-batch" if keep_batch else b"")
+    return ((b"ns" if job_namespace else b"plain") + (b"-wait" if waiting else b"") + (b"-batch" if keep_batch else b"")
+            + (b"-new" if make_cgroup else b""))
 
 
 def _retire(server: _Server) -> None:

@@ -254,8 +254,9 @@ def start(spec, experiment, parent_run_id: str | None = None) -> tuple[RunPaths,
     warn_missing(spec.environment)
     run_id = new_run_id(spec.experiment_name or experiment.name)
     # First: making the job's cgroup starts the kernel's wait for the launcher's move into it (cgroup.warm_up),
-    # which then overlaps everything below.
-    tracker = procs.new_tracker(run_id)
+    # which then overlaps everything below. Where the launcher starts inside it, the spawn server makes it instead,
+    # asked with the launcher's process (Supervisor.prepare), on its CPU while this thread plans the launch.
+    tracker = procs.new_tracker(run_id, defer=True)
     try:
         sources = data.resolve(spec, store_home)  # every input checked before anything is written
     except BaseException:

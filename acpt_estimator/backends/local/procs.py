@@ -246,12 +246,13 @@ def prefetch() -> None:
     threading.Thread(target=probe, name="acpt-local-probe", daemon=False).start()
 
 
-def new_tracker(run_id: str):
-    """The job's process tracker: its own cgroup when possible, else the subreaper fallback."""
+def new_tracker(run_id: str, defer: bool = False):
+    """The job's process tracker: its own cgroup when possible, else the subreaper fallback. ``defer``: a cgroup the
+    spawn server can make is made later (CgroupTracker.create)."""
     base = None if os.environ.get(TRACKING_VAR) == "subreaper" else job_cgroups_usable()
     if base is not None:
         try:
-            return CgroupTracker.create(base, run_id)
+            return CgroupTracker.create(base, run_id, defer=defer)
         except OSError:
             pass
     return SubreaperTracker(run_id)

@@ -142,9 +142,16 @@ class Supervisor:
         self._namespace, self._keep_batch = namespace, keep_batch
         helper = cgroup_spawn.ready()
         self._direct = bool(tracker is not None and tracker.birth_cgroup() and not tracker.launch_prefix() and helper)
+        unmade = tracker is not None and getattr(tracker, "made", True) is False
         if self._direct:
-            # The server clones mpiexec's process (and makes its namespace) while the caller plans the launch.
-            self._waiting = cgroup_spawn.prepare(helper, tracker.birth_cgroup(), bool(namespace), keep_batch)
+            # The server makes the job's cgroup (where the tracker left that to it), clones mpiexec's process there
+            # and makes its namespace, while the caller plans the launch.
+            self._waiting = cgroup_spawn.prepare(helper, tracker.birth_cgroup(), bool(namespace), keep_batch,
+                                                 make_cgroup=unmade)
+            if self._waiting is not None and unmade:
+                tracker.made = True  # asked of the server: its report says if it could not (CgroupNotMade)
+        if unmade and not tracker.made:  # no server to ask: the launch below needs it
+            tracker.make()
         self._preparing.set()
         if not self._direct:
             self._start_watcher()
@@ -172,6 +179,9 @@ class Supervisor:
             waiting, self._waiting = self._waiting, None
             if waiting is not None:
                 self._spawning = waiting.go(list(argv), env, self.launcher_log)
+                if self._spawning is None:  # (canceled: whether the server made the cgroup first is not known)
+                    self.tracker.made = False
+                    self.tracker.make()
             helper = cgroup_spawn.ready()
             if self._spawning is None and helper:  # else the watcher starts it (the helper was found unusable)
                 self._spawning = cgroup_spawn.launch(helper, tracker.birth_cgroup(), list(argv), env,
@@ -228,6 +238,11 @@ class Supervisor:
             return spawning.finish()
         except cgroup_spawn.NamespaceRefused as err:
             raise mount_ns.namespace_refused(err.where, err) from None
+        except cgroup_spawn.CgroupNotMade as err:  # nothing ran: made here, the launch goes the usual way
+            logger.debug("The spawn server could not make local run %s's cgroup: %s", self.run_id, err)
+            self.tracker.made = False
+            self.tracker.make()
+            return None
 
     def _track(self, joined: int | None) -> None:
         """The launcher tracked with all it started, then (in its namespace: entered by this thread, or ``joined``
