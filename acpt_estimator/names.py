@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import time
 import urllib.parse
@@ -138,11 +139,13 @@ def announce_v2_name(kind: str, name: str) -> str:
     return mapped
 
 
+_NOT_IN_RUN_ID = re.compile(r"[^A-Za-z0-9_\-]")
+
+
 def new_run_id(experiment_name: str) -> str:
     """v1's run id, ``<experiment>_<unix time>_<8 hex>``; a long experiment name is cut so the id stays a
     valid file name and v2 job name (at most 255 characters, ASCII)."""
-    # v1 experiment names may hold non-ASCII letters; v2 job names may not, so those become '_' here.
-    import uuid
-
-    prefix = re.sub(r"[^A-Za-z0-9_\-]", "_", experiment_name[:_EXPERIMENT_IN_RUN_ID])
-    return f"{prefix}_{int(time.time())}_{uuid.uuid4().hex[:8]}"
+    # v1 experiment names may hold non-ASCII letters; v2 job names may not, so those become '_' here. The 8 hex
+    # digits are uuid4's first 32 random bits without the UUID object (~20 us of each local launch, cold).
+    prefix = _NOT_IN_RUN_ID.sub("_", experiment_name[:_EXPERIMENT_IN_RUN_ID])
+    return f"{prefix}_{int(time.time())}_{os.urandom(4).hex()}"

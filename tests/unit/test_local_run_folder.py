@@ -21,14 +21,16 @@ def test_releasing_a_reserve_never_empties_what_a_link_in_its_place_leads_to(tmp
 
 def test_the_launcher_log_made_before_the_run_s_folders_ends_up_under_its_one_name(tmp_path):
     """mpiexec's log starts as <run>/.mpiexec.txt (only the run folder exists before the launch), is linked into
-    files/system_logs/ behind the gate, and keeps only that name once the run is finalized; a run that ended
-    before its gate gets it linked then. A link the ranks left under the early name is never followed."""
+    files/system_logs/ behind the gate, where it keeps only that name; a run that ended before its gate gets it
+    linked as it ends. A link the ranks left under the early name is never followed."""
     paths = RunPaths(str(tmp_path), "exp_1_abcdef12")
     paths.create(ranks_later=True)
     assert os.listdir(paths.root) == []
     with open(paths.launcher_log, "w", encoding="utf-8") as log:  # mpiexec's descriptor: it keeps writing there
         log.write("started\n")
         paths.create_rank_folders()
+        assert sorted(os.listdir(paths.root)) == ["files", "status"]
+        paths.create_rank_folders()  # (again: a folder made whole already by a read-only store's driver)
         log.write("ended\n")
     paths.settle_launcher_log()
     with open(paths.launcher_log_file, encoding="utf-8") as log:

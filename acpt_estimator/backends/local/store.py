@@ -128,8 +128,8 @@ class RunPaths:
     @property
     def launcher_log(self) -> str:
         """Where mpiexec's output goes from its start: made in the run folder itself, so that only that folder is made
-        before the launch; linked as files/system_logs/mpiexec.txt behind the gate (create_rank_folders) and the
-        early name removed at the end (settle_launcher_log)."""
+        before the launch; linked as files/system_logs/mpiexec.txt behind the gate, where the early name goes
+        (create_rank_folders); a run that ended before its gate gets that done as it ends (settle_launcher_log)."""
         return os.path.join(self.root, ".mpiexec.txt")
 
     @property
@@ -161,8 +161,16 @@ class RunPaths:
         for folder in (self.files, self.system_logs, self.user_logs, self.status):
             with contextlib.suppress(FileExistsError):  # made whole by the driver of a job with a read-only store
                 os.mkdir(folder)
-        with contextlib.suppress(FileNotFoundError, FileExistsError):  # (no launch yet, or linked already)
+        try:
             os.link(self.launcher_log, self.launcher_log_file)
+        except FileNotFoundError:  # no launch yet: settle_launcher_log links it if one comes
+            return
+        except FileExistsError:  # linked already, or another file there (then both stay)
+            if not _same_file(self.launcher_log, self.launcher_log_file):
+                return
+        # Its one name from now on: the early one goes here, behind the gate, not while the run ends (~0.04 ms then).
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(self.launcher_log)
 
     def settle_launcher_log(self) -> None:
         """mpiexec's log under its one name in files/ (linked there if the run ended before its gate opened)."""
@@ -177,6 +185,13 @@ class RunPaths:
                 os.link(self.launcher_log, self.launcher_log_file)
         with contextlib.suppress(FileNotFoundError):
             os.unlink(self.launcher_log)
+
+
+def _same_file(first: str, second: str) -> bool:
+    try:
+        return os.path.samestat(os.lstat(first), os.lstat(second))
+    except OSError:
+        return False
 
 
 def within(root: str, path: str) -> bool:
