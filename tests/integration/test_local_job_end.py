@@ -53,6 +53,36 @@ def test_a_wait_returns_the_details_made_with_the_final_record_as_they_are_read_
     assert run._job.details_of is None  # let go once the job ended: the job does not keep its LocalRun alive
 
 
+def test_details_still_being_made_when_the_record_is_committed_are_waited_for(experiment, monkeypatch):
+    """The details are made after the early final record is staged, outside its lock: the watcher commits the record
+    once mpiexec has ended, meanwhile, and the waiting driver takes the details when they are made."""
+    import threading
+    import time
+
+    from acpt_estimator.backends.local.run import LocalRun
+
+    exp, source = experiment
+    original, made, taken = LocalRun._details, [], []
+
+    def slow_details(self, record):
+        if threading.current_thread().name == "acpt-store-grants":  # driver_events' thread, for the early record
+            time.sleep(0.3)  # the record is committed (and the driver woken) long before these are made
+            made.append(record["status"])
+        return original(self, record)
+
+    original_take = local_job.LocalJob.take_final_details
+    monkeypatch.setattr(LocalRun, "_details", slow_details)
+    monkeypatch.setattr(local_job.LocalJob, "take_final_details",
+                        lambda self: taken.append(original_take(self)) or taken[-1])
+    for _ in range(3):  # (the early record may lose its race with mpiexec's end: then nothing is made early)
+        run = exp.submit(_estimator(source))
+        details = run.wait_for_completion()
+        assert details == run.get_details() and details["status"] == "Completed"
+        if taken[-1] is not None:
+            break
+    assert made and taken[-1] is not None and taken[-1] == details  # the early details, waited for
+
+
 def test_a_final_record_made_slowly_on_the_event_thread_is_waited_for_and_never_made_after_the_end(experiment,
                                                                                                     monkeypatch):
     """The early final record is made on driver_events' thread as the last rank's marker appears. mpiexec may end
@@ -68,7 +98,7 @@ def test_a_final_record_made_slowly_on_the_event_thread_is_waited_for_and_never_
     def slow_stage(self, expected):
         threads.append(threading.current_thread().name)
         time.sleep(0.3)  # mpiexec has long ended when this record is made
-        original_stage(self, expected)
+        return original_stage(self, expected)
 
     monkeypatch.setattr(local_job.LocalJob, "_stage_final", slow_stage)
     run = exp.submit(_estimator(source))

@@ -35,6 +35,7 @@ from .supervisor import Supervisor
 
 logger = logging.getLogger(__name__)
 TAIL_LINES = 30
+DETAILS_WAIT_SECONDS = 1.0
 LAUNCHER_LOG = "system_logs/mpiexec.txt"
 
 
@@ -57,14 +58,17 @@ class LocalJob:
         self._release_lock = threading.Lock()
         self._ended = False
         self._revision = 0  # counts the record's changes: a staged final record is of the revision it was made from
-        self._staged = None  # (exits, fields, StagedText, revision, details): the final record made early (_ranks_done)
+        self._staged = None  # (exits, fields, StagedText, revision): the final record made early (_ranks_done)
         # Held while the final record is made early (_ranks_done, on driver_events' thread): _finished, on the watcher's,
         # takes it only once that is done, and nothing is staged once _finished has begun (_ended).
         self._staging = threading.Lock()
-        # The run's v1 details for a final record, given it (LocalRun's, set when it takes this job): made with the
-        # early final record, while the launcher ends, instead of by the waiting driver after (take_final_details).
+        # The run's v1 details for a final record, given it (LocalRun's, set when it takes this job): made for the
+        # early final record, while the launcher ends and the record is committed, instead of by the waiting driver
+        # after (take_final_details).
         self.details_of = None
-        self._final_details = None
+        self._early_details = None  # what details_of made of the staged record (or None), once _details_made is set
+        self._details_made = threading.Event()
+        self._details_committed = False  # the staged record was committed: _early_details are the run's
         self.tracker = tracker  # procs.new_tracker(): how every process of the job is found
         self.supervisor = Supervisor(run_id=record["runId"], status_dir=paths.status, cancel_flag=paths.cancel_flag,
                                      launcher_log=paths.launcher_log, max_seconds=max_seconds,
@@ -115,9 +119,21 @@ class LocalJob:
         with self._staging:
             if self._ended or self.discarded or not self.released or _has_output_datasets(self.record):
                 return
-            self._stage_final(expected)
+            details_of = self.details_of  # (taken here: the commit may drop it from the job as soon as this is out)
+            final = self._stage_final(expected)
+        # Outside the staging lock: the watcher commits the record meanwhile once the launcher has ended (the details
+        # were a third of the staging, which the commit waited for), and the waiting driver takes them when made.
+        details = None
+        try:
+            if details_of is not None:
+                details = details_of(final)
+        except Exception:  # noqa: BLE001 - only a head start: the waiting driver makes them itself then
+            logger.debug("Making the details of local run %s early failed", self.record["runId"], exc_info=True)
+        finally:
+            self._early_details = details
+            self._details_made.set()
 
-    def _stage_final(self, expected) -> None:
+    def _stage_final(self, expected) -> dict:
         self.gate.close()
         if self.granter is not None:
             self.granter.stop()  # the ranks have ended; anything they left behind is ended when the launcher is
@@ -127,14 +143,9 @@ class LocalJob:
         with self._lock:
             final, revision = {**self.record, **fields}, self._revision
             staged = stage_final_json(self.paths, final)
-        details, details_of = None, self.details_of
-        if details_of is not None:
-            try:
-                details = details_of(final)
-            except Exception:  # noqa: BLE001 - only a head start: the waiting driver makes them itself then
-                logger.debug("Making the details of local run %s early failed", self.record["runId"], exc_info=True)
         with self._lock:
-            self._staged = (expected.exits, fields, staged, revision, details)
+            self._staged = (expected.exits, fields, staged, revision)
+        return final
 
     def _commit_staged(self, outcome) -> bool:
         """Put the early final record in place if ``outcome`` is the one it was made for; else drop it."""
@@ -142,7 +153,7 @@ class LocalJob:
             staged, self._staged = self._staged, None
         if staged is None:
             return False
-        exits, fields, pending, revision, details = staged
+        exits, fields, pending, revision = staged
         if outcome.reason != "completed" or outcome.exits != exits or outcome.stragglers or revision != self._revision:
             pending.discard()
             return False
@@ -158,7 +169,7 @@ class LocalJob:
             try:
                 pending.commit()
                 self.record.update(fields)
-                self._final_details = details
+                self._details_committed = True
                 return True
             except OSError:  # written below the usual way, which says so if it cannot
                 pending.discard()
@@ -182,9 +193,14 @@ class LocalJob:
         self._write_final(finalize(self.paths, self.record, outcome, launch_files=self.launch_files))
 
     def take_final_details(self) -> dict | None:
-        """The run's details made with its final record as committed (details_of), once; None where there are none."""
+        """The run's details made for its final record as committed (details_of), once; None where there are none.
+        Waits for them while they are being made (_ranks_done makes them right after staging the record)."""
         with self._lock:
-            details, self._final_details = self._final_details, None
+            committed, self._details_committed = self._details_committed, False
+        # (A second guards a thread that never got to set the event: the caller then makes them itself.)
+        if not committed or not self._details_made.wait(DETAILS_WAIT_SECONDS):
+            return None
+        details, self._early_details = self._early_details, None
         return details
 
     def _after_done(self) -> None:
