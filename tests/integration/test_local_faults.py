@@ -388,7 +388,11 @@ exit 0
 """
 
 
-def test_a_launcher_that_starts_no_rank_fails(store, monkeypatch):
+@pytest.mark.parametrize("used", [False, True], ids=["new-store", "used-store"])
+def test_a_launcher_that_starts_no_rank_fails(store, monkeypatch, used):
+    """Also where it ends while its run folder is still to be made behind the gate (a used store: folder_later)."""
+    if used:
+        (store / "store" / "runs").mkdir(parents=True)
     fake = store / "mpiexec"
     fake.write_text(FAKE_MPIEXEC)
     fake.chmod(0o755)
@@ -399,6 +403,8 @@ def test_a_launcher_that_starts_no_rank_fails(store, monkeypatch):
         run.wait_for_completion()
     assert run.get_status() == "Failed" and run._record()["ranks"] == []
     assert not [n for n in run.get_file_names() if n.startswith("outputs/")]  # no rank ran, nothing to collect
+    assert "system_logs/mpiexec.txt" in run.get_file_names()
+    assert sorted(os.listdir(store / "store" / "runs")) == [os.path.basename(run.path)]  # its log under one name
     assert no_process_left(token)
 
 
@@ -497,7 +503,8 @@ def _refuse_the_launch_plan(monkeypatch):
 
 
 def _refuse_the_run_folder(monkeypatch):
-    """After the job's cgroup is made, before anything is launched in it: the run folder cannot be made."""
+    """The run folder cannot be made: after the job's cgroup is named, before mpiexec starts (a new store), or behind
+    the gate, after mpiexec's start (a used store: job.start's folder_later)."""
     from acpt_estimator.backends.local.store import RunPaths
 
     def refused(self, ranks_later=False):
@@ -523,10 +530,15 @@ def _cgroup_members() -> list:
     return members
 
 
+@pytest.mark.parametrize("used", [False, True], ids=["new-store", "used-store"])
 @pytest.mark.parametrize("failure", ["dangling symlink", "Ctrl-C in the snapshot", "launch plan refused",
                                      "run folder refused"])
-def test_a_run_that_cannot_start_leaves_nothing_behind(store, monkeypatch, failure):
+def test_a_run_that_cannot_start_leaves_nothing_behind(store, monkeypatch, failure, used):
+    """In a store that holds runs already (its runs/ exists), the run folder is made behind the gate, after mpiexec's
+    start, which logs beside it meanwhile (job.start, folder_later): that log goes too."""
     token = uuid.uuid4().hex
+    if used:
+        (store / "store" / "runs").mkdir(parents=True)
     if failure == "dangling symlink":
         os.symlink(store / "gone.py", store / "src" / "link.py")
         expected = pytest.raises(ExperimentExecutionException, match=r"dangling symbolic link .*link\.py")

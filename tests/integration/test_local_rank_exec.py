@@ -204,6 +204,38 @@ def test_a_rank_waits_at_the_gate_until_the_driver_opens_it(tmp_path, runner):
     assert logs["std_log.txt"] == "|"  # printf's output: the command ran once the gate opened
 
 
+def test_a_rank_that_finds_no_gate_yet_waits_for_it_to_be_made(tmp_path, runner):
+    """The driver may make the run folder, and the gate's FIFO in it, only after mpiexec's start (job.start,
+    folder_later, where the C rank launcher is used): the rank looks for the FIFO again until it is there, then waits
+    for its line as usual."""
+    if not runner:
+        pytest.skip("rank.sh's gate needs its FIFO before mpiexec starts (a redirection would make a plain file)")
+    spec = PyTorch(str(tmp_path), entry_script="%s|", compute_target="local",
+                   distributed_training=Mpi(1)).to_job_spec(experiment_name="e")
+    run = tmp_path / "run"
+    ctx = LaunchContext(run_id="e_1_abcdef12", experiment_name="e", run_dir=str(run), workdir=str(run / "snapshot"),
+                        user_logs=str(run / "files/user_logs"), status_dir=str(run / "status"),
+                        store_home=str(tmp_path), python="/usr/bin/printf", launcher=MPICH, master_port=29500,
+                        base_env={"PATH": "/usr/bin:/bin"}, cores=2, driver_pid=os.getpid(), rank_exec=runner)
+    plan = plan_launch(spec, ctx)
+    rank = subprocess.Popen(list(plan.rank_command), env={**plan.env, "PMI_RANK": "0"}, stderr=subprocess.PIPE,
+                            text=True)
+    time.sleep(0.2)
+    assert rank.poll() is None  # no run folder at all yet: waiting
+    for sub in ("snapshot", "status", "files/user_logs"):
+        (run / sub).mkdir(parents=True)
+    gate = Gate(str(run), 1, parties=1, ready_file=False, make=False)
+    time.sleep(0.1)
+    gate.make()
+    _written(plan)
+    time.sleep(0.1)
+    assert rank.poll() is None  # the FIFO is there, its line not yet
+    gate.arrive()
+    assert rank.wait(timeout=30) == 0, rank.stderr.read()
+    gate.close()
+    assert (run / "files/user_logs/std_log.txt").read_text() == "|"
+
+
 def test_every_rank_of_a_job_passes_the_gate_on_its_own_line(tmp_path, runner):
     """Four ranks wait at once; the driver's one write of four lines lets each through (rank_exec: no ready file)."""
     spec = PyTorch(str(tmp_path), entry_script="%s|", compute_target="local",

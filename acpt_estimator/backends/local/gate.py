@@ -18,13 +18,24 @@ class Gate:
     them (a FIFO no process holds open drops what was written to it). ``ready_file=False``: no ready file, the ranks
     (rank_exec.c) each take a line, which spares the file's creation and removal (~0.1-0.4 ms of a launch)."""
 
-    def __init__(self, run_dir: str, ranks: int, parties: int = 2, ready_file: bool = True):
+    def __init__(self, run_dir: str, ranks: int, parties: int = 2, ready_file: bool = True, make: bool = True):
+        """``make=False``: the FIFO is made by make(), once the run folder exists (only for ranks that wait for it to
+        appear: rank_exec.c)."""
         self.fifo = os.path.join(run_dir, GATE_NAME)
         self.ready = os.path.join(run_dir, READY_NAME) if ready_file else None
-        os.mkfifo(self.fifo, 0o600)
-        self._fd: int | None = os.open(self.fifo, os.O_RDWR | os.O_NONBLOCK | os.O_CLOEXEC)
+        self._fd: int | None = None
         self._ranks, self._waiting = ranks, parties
         self._lock = threading.Lock()
+        self._closed = False
+        if make:
+            self.make()
+
+    def make(self) -> None:
+        with self._lock:
+            if self._closed:  # (the job ended first: nothing to open any more)
+                return
+            os.mkfifo(self.fifo, 0o600)
+            self._fd = os.open(self.fifo, os.O_RDWR | os.O_NONBLOCK | os.O_CLOEXEC)
 
     def arrive(self) -> None:
         with self._lock:
@@ -40,6 +51,7 @@ class Gate:
 
     def close(self) -> None:
         with self._lock:
+            self._closed = True
             if self._fd is not None:
                 os.close(self._fd)
                 self._fd = None

@@ -24,9 +24,9 @@ from . import inputs as data
 from .packages import warn_missing
 from . import mlflow_sqlite, procs, rank_exec, store_view
 from .gate import Gate
-from .launch import (EXIT_NO_DRIVER, EXIT_NO_WORKDIR, EXIT_UNTRACKED, GATE_NAME, RANK_BODY_NAME, RANK_PLAN_NAME,
-                     RANK_SCRIPT_NAME, READY_NAME, LaunchContext, check_world_size, environment, gate_lines_only,
-                     log_name, plan_launcher, plan_ranks)
+from .launch import (EXIT_NO_DRIVER, EXIT_NO_WORKDIR, EXIT_UNTRACKED, GATE_LINES_MAX, GATE_NAME, RANK_BODY_NAME,
+                     RANK_PLAN_NAME, RANK_SCRIPT_NAME, READY_NAME, LaunchContext, check_world_size, environment,
+                     gate_lines_only, log_name, plan_launcher, plan_ranks)
 from .mpi import find_launcher
 from ...names import new_run_id
 from .store import (RunPaths, describe_os_error, disk_full_note, home, release_reserve, reserve, stage_final_json,
@@ -42,8 +42,16 @@ LAUNCHER_LOG = "system_logs/mpiexec.txt"
 class LocalJob:
     """The in-process state of a running local job; run.json mirrors it for other processes."""
 
-    def __init__(self, paths: RunPaths, record: dict, max_seconds, tracker):
+    def __init__(self, paths: RunPaths, record: dict, max_seconds, tracker, folder_later: bool = False):
+        """``folder_later``: the run folder is made behind the gate (_prepare), after mpiexec's start, whose log then
+        starts beside it (RunPaths.launcher_log_beside); _finished waits until that was done or failed."""
         self.paths, self.record = paths, record
+        self.folder_later = folder_later
+        self.early_log = paths.launcher_log_beside if folder_later else paths.launcher_log
+        self.folder_made = not folder_later  # the run folder exists (made by _prepare where folder_later)
+        self.folder_tried = threading.Event()  # ... or could not be made: set once either is known
+        if not folder_later:
+            self.folder_tried.set()
         self.launcher = None  # launch.LauncherPlan: what mpiexec starts with (_launch_first)
         self.mlflow_run = None  # MLflow's id, for jobs using MLflow (_plan)
         self.gate: Gate | None = None  # where the ranks wait until the run is prepared and tracked (_launch_first)
@@ -71,7 +79,7 @@ class LocalJob:
         self._details_committed = False  # the staged record was committed: _early_details are the run's
         self.tracker = tracker  # procs.new_tracker(): how every process of the job is found
         self.supervisor = Supervisor(run_id=record["runId"], status_dir=paths.status, cancel_flag=paths.cancel_flag,
-                                     launcher_log=paths.launcher_log, max_seconds=max_seconds,
+                                     launcher_log=self.early_log, max_seconds=max_seconds,
                                      world_size=_world_size(record), on_finished=self._finished,
                                      on_ranks_done=self._ranks_done, after_done=self._after_done)
 
@@ -139,7 +147,8 @@ class LocalJob:
             self.granter.stop()  # the ranks have ended; anything they left behind is ended when the launcher is
         # ./outputs and ./logs are collected at the commit: a process the ranks left behind may still write there
         # until it is ended (_reap), and the folders must still be there for it.
-        fields = finalize(self.paths, self.record, expected, collect=False, launch_files=self.launch_files)
+        fields = finalize(self.paths, self.record, expected, collect=False, launch_files=self.launch_files,
+                          early_log=self.early_log)
         with self._lock:
             final, revision = {**self.record, **fields}, self._revision
             staged = stage_final_json(self.paths, final)
@@ -180,7 +189,9 @@ class LocalJob:
         with self._release_lock:
             self._ended = True
         self.gate.close()
-        if self.discarded:  # never ran: no record to finish, the folder goes (_discard)
+        # A launcher that ended at once may do so before its run folder is made (folder_later): the record goes there.
+        self.folder_tried.wait()
+        if self.discarded or not self.folder_made:  # never ran: no record to finish, the folder goes (_discard)
             self.details_of = None
             return
         committed = self._commit_staged(outcome)
@@ -190,7 +201,8 @@ class LocalJob:
         self._set(persist=False, status="Finalizing")
         if self.granter is not None:
             self.granter.stop()
-        self._write_final(finalize(self.paths, self.record, outcome, launch_files=self.launch_files))
+        self._write_final(finalize(self.paths, self.record, outcome, launch_files=self.launch_files,
+                                   early_log=self.early_log))
 
     def take_final_details(self) -> dict | None:
         """The run's details made for its final record as committed (details_of), once; None where there are none.
@@ -225,17 +237,19 @@ def _world_size(record: dict) -> int:
     return (record.get("runDefinition") or {}).get("pyTorch", {}).get("processCount") or 1
 
 
-def finalize(paths: RunPaths, record: dict, outcome, collect: bool = True, launch_files=None) -> dict:
+def finalize(paths: RunPaths, record: dict, outcome, collect: bool = True, launch_files=None,
+             early_log: str | None = None) -> dict:
     """The final fields of a run's record for ``outcome``; outputs collected (unless not ``collect``: the caller does
     it, LocalJob._commit_staged) and MLflow finished on the way. ``launch_files``: what the launch wrote in the run
     folder, where the caller knows it (LocalJob.launch_files); else every name a launch may write is looked for.
+    ``early_log``: the name mpiexec's log started under, where the caller knows it (else both are looked for).
 
     Used by the supervising driver, and by whoever reopens a run whose driver died. Whatever goes wrong while
     tidying up, the run must still reach its final status. Nothing of the launch stays in the folder: a FIFO left
     there would block whoever reads every file of a finished run.
     """
     _remove_launch_files(paths, launch_files)
-    paths.settle_launcher_log()
+    paths.settle_launcher_log(early_log)
     status, error = _verdict(outcome, record, paths)
     fields = {"status": status, "endTime": outcome.ended, "error": error, "endReason": outcome.reason,
               "ranks": [{"rank": e.rank, "exitCode": e.code} for e in outcome.exits], "warnings": []}
@@ -279,17 +293,20 @@ def start(spec, experiment, parent_run_id: str | None = None) -> tuple[RunPaths,
         tracker.release()
         raise
     paths = RunPaths(store_home, run_id)
+    rank_launcher = rank_exec.ready() or ""
+    folder_later = _folder_after_launch(spec, paths, rank_launcher)
     job = None
     try:
-        paths.create(ranks_later=True)  # the rest behind the gate (_prepare)
+        if not folder_later:
+            paths.create(ranks_later=True)  # the rest behind the gate (_prepare)
         output_paths = data.resolve_outputs(spec, store_home, run_id)
         input_paths, mounts = data.materialize(spec, sources, paths.root)
         now = time.time()
         record = _initial_record(spec, experiment, run_id, now, input_paths, output_paths, launcher)
         if parent_run_id is not None:
             record["parentRunId"] = parent_run_id
-        job = LocalJob(paths, record, spec.max_run_duration_seconds, tracker)
-        ctx = _launch_first(job, spec, launcher, input_paths, output_paths, bool(mounts))
+        job = LocalJob(paths, record, spec.max_run_duration_seconds, tracker, folder_later=folder_later)
+        ctx = _launch_first(job, spec, launcher, input_paths, output_paths, bool(mounts), rank_launcher)
         # mpiexec starts now; the snapshot, the ranks' plan and the rest are made while it starts its proxy and the
         # ranks' launchers, which wait at the gate (launch.render_gate) until that is done and the launcher is
         # tracked. A snapshot refused then (check_snapshot) ends the job before anything of the user's ran.
@@ -328,8 +345,10 @@ def _discard(paths: RunPaths, job, tracker) -> None:
         job.cancel("interrupted")  # started after all (Ctrl-C in the last moment): it ends with a final record
         job.supervisor.wait_ended()
         return
-    if launched:  # held at the gate, so nothing of the user's ran: ended (the watcher releases the tracker)
+    if job is not None:
         job.discarded = True
+        job.folder_tried.set()  # (then: a watcher's _finished waits for the run folder, which will not be made now)
+    if launched:  # held at the gate, so nothing of the user's ran: ended (the watcher releases the tracker)
         job.cancel("failed")
         job.supervisor.wait_ended()
     else:
@@ -347,14 +366,27 @@ def _discard(paths: RunPaths, job, tracker) -> None:
             with contextlib.suppress(Exception):
                 mlflow_sqlite.store(paths.home).delete_run(job.mlflow_run)
     shutil.rmtree(paths.root, ignore_errors=True)
+    with contextlib.suppress(FileNotFoundError):  # mpiexec's log beside the folder (folder_later), where it stayed
+        os.unlink(paths.launcher_log_beside)
 
 
-def _launch_first(job: LocalJob, spec, launcher, input_paths, output_paths, binds_inputs: bool) -> LaunchContext:
-    """What mpiexec needs before it starts: its namespace asked of the watcher thread (made meanwhile), the gate, its
-    command line and environment (and rank.sh for the shell). Returns the launch's context, completed by _plan."""
+def _folder_after_launch(spec, paths: RunPaths, rank_launcher: str) -> bool:
+    """Whether the run folder can be made behind the gate, after mpiexec's start (LocalJob.folder_later), which
+    spares the launch its mkdir (~0.1 ms here) before mpiexec starts: where the C rank launcher waits for a gate that
+    appears later (its lines alone: no ready file), no input is materialized in the folder before the launch, the
+    folder is this driver's to make (not a read-only store's driver's, store_view), and the store's runs/ exists to
+    hold mpiexec's log meanwhile (RunPaths.launcher_log_beside)."""
+    return (bool(rank_launcher) and not spec.inputs and spec.distribution.world_size <= GATE_LINES_MAX
+            and not store_view.protected(paths.home) and os.path.isdir(os.path.dirname(paths.root)))
+
+
+def _launch_first(job: LocalJob, spec, launcher, input_paths, output_paths, binds_inputs: bool,
+                  rank_launcher: str) -> LaunchContext:
+    """What mpiexec needs before it starts: its namespace asked of the watcher thread (made meanwhile), the gate (its
+    FIFO made behind it where the run folder is), its command line and environment (and rank.sh for the shell).
+    Returns the launch's context, completed by _plan."""
     paths, record = job.paths, job.record
     job.view = _store_view_applies(paths.home)
-    rank_launcher = rank_exec.ready() or ""
     # The store view's binds (known once the snapshot says whether the job uses MLflow) and the inputs' are made in
     # the namespace by the watcher thread later (Supervisor.bind), still before the gate opens. mpiexec may stay at
     # the spawn server's SCHED_BATCH where every rank starts through the C rank launcher (rank_exec.c says why).
@@ -367,7 +399,7 @@ def _launch_first(job: LocalJob, spec, launcher, input_paths, output_paths, bind
         cgroup=getattr(job.tracker, "proc_name", None) or "", driver_pid=os.getpid(),
         rank_exec=rank_launcher)
     world = _world_size(record)
-    job.gate = Gate(paths.root, world, ready_file=not gate_lines_only(ctx, world))
+    job.gate = Gate(paths.root, world, ready_file=not gate_lines_only(ctx, world), make=not job.folder_later)
     job.launch_files += [job.gate.fifo, *([job.gate.ready] if job.gate.ready else [])]
     job.launcher = plan_launcher(spec, ctx)
     if job.launcher.entry_path:
@@ -415,11 +447,18 @@ def _write_private(path: str, content: str | bytes) -> None:
 def _prepare(job: LocalJob, spec, ctx: LaunchContext, input_mounts, now) -> None:
     """Behind the gate, while mpiexec starts: the snapshot checked, the ranks' plan, the room for the last writes,
     the snapshot copied, the store view's grants."""
+    if job.folder_later:  # first: the ranks look for the gate's FIFO in it, and the watcher's _finished waits for it
+        try:
+            job.paths.create(ranks_later=True)
+            job.folder_made = True
+        finally:
+            job.folder_tried.set()
+        job.gate.make()
     # One listing, checked here with the cloud upload's rules and copied as is below.
     files = check_snapshot(spec.source_directory, upload=False, entry_script=spec.entry_script)
     _plan(job, spec, ctx, input_mounts, now, files)
     paths = job.paths
-    paths.create_rank_folders()
+    paths.create_rank_folders(job.early_log)
     job.supervisor.watch_exits()
     reserve(paths)
     copy_snapshot(spec.source_directory, paths.snapshot, files)

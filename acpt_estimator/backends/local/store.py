@@ -133,6 +133,13 @@ class RunPaths:
         return os.path.join(self.root, ".mpiexec.txt")
 
     @property
+    def launcher_log_beside(self) -> str:
+        """Where mpiexec's output goes from its start when the run folder itself is made only behind the gate
+        (job.start: ``folder_later``): beside it in runs/, under a hidden name, linked and removed like launcher_log."""
+        folder, name = os.path.split(self.root)
+        return os.path.join(folder, f".{name}.mpiexec.txt")
+
+    @property
     def launcher_log_file(self) -> str:
         """mpiexec's log as the run's files list it."""
         return os.path.join(self.system_logs, "mpiexec.txt")
@@ -156,35 +163,39 @@ class RunPaths:
         if not ranks_later:
             self.create_rank_folders()
 
-    def create_rank_folders(self) -> None:
-        """files/ with its logs' folders and status/, and mpiexec's log (launcher_log) linked into system_logs/."""
+    def create_rank_folders(self, early_log: str | None = None) -> None:
+        """files/ with its logs' folders and status/, and mpiexec's log (``early_log``: launcher_log, or
+        launcher_log_beside) linked into system_logs/."""
+        early_log = early_log or self.launcher_log
         for folder in (self.files, self.system_logs, self.user_logs, self.status):
             with contextlib.suppress(FileExistsError):  # made whole by the driver of a job with a read-only store
                 os.mkdir(folder)
         try:
-            os.link(self.launcher_log, self.launcher_log_file)
+            os.link(early_log, self.launcher_log_file)
         except FileNotFoundError:  # no launch yet: settle_launcher_log links it if one comes
             return
         except FileExistsError:  # linked already, or another file there (then both stay)
-            if not _same_file(self.launcher_log, self.launcher_log_file):
+            if not _same_file(early_log, self.launcher_log_file):
                 return
         # Its one name from now on: the early one goes here, behind the gate, not while the run ends (~0.04 ms then).
         with contextlib.suppress(FileNotFoundError):
-            os.unlink(self.launcher_log)
+            os.unlink(early_log)
 
-    def settle_launcher_log(self) -> None:
-        """mpiexec's log under its one name in files/ (linked there if the run ended before its gate opened)."""
-        try:
-            early = os.lstat(self.launcher_log)
-        except FileNotFoundError:
-            return
-        # (Only a regular file: the ranks could have put a link under the early name by now.)
-        if stat.S_ISREG(early.st_mode) and not os.path.lexists(self.launcher_log_file):
-            os.makedirs(self.system_logs, exist_ok=True)
-            with contextlib.suppress(OSError):
-                os.link(self.launcher_log, self.launcher_log_file)
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(self.launcher_log)
+    def settle_launcher_log(self, early_log: str | None = None) -> None:
+        """mpiexec's log under its one name in files/ (linked there if the run ended before its gate opened), from
+        ``early_log`` where the caller knows which early name the launch used, else from either."""
+        for early_name in (early_log,) if early_log else (self.launcher_log, self.launcher_log_beside):
+            try:
+                early = os.lstat(early_name)
+            except FileNotFoundError:
+                continue
+            # (Only a regular file: the ranks could have put a link under the early name by now.)
+            if stat.S_ISREG(early.st_mode) and not os.path.lexists(self.launcher_log_file):
+                os.makedirs(self.system_logs, exist_ok=True)
+                with contextlib.suppress(OSError):
+                    os.link(early_name, self.launcher_log_file)
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(early_name)
 
 
 def _same_file(first: str, second: str) -> bool:
