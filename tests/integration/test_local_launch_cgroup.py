@@ -203,3 +203,28 @@ def test_a_probe_started_early_gives_the_verdict_and_leaves_nothing_behind():
 
     done = subprocess.run([sys.executable, "-c", PROBE_EARLY], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr
+
+
+@pytest.mark.skipif(job_cgroups_usable() is None, reason="needs a writable cgroup v2 hierarchy")
+def test_the_tracker_reads_its_cgroup_s_events_through_one_descriptor_kept_from_the_launch():
+    """Once the launcher is tracked, cgroup.events stays open: whether anything is left is then one pread as the job
+    ends (its content is made afresh at each read), and the descriptor goes with the cgroup."""
+    import subprocess
+    import time
+
+    tracker = procs.new_tracker("events_probe_1")
+    assert isinstance(tracker, cgroup.CgroupTracker)
+    sleeper = subprocess.Popen(["sleep", "30"])
+    try:
+        tracker.started(sleeper.pid)
+        descriptor = tracker._events
+        assert descriptor is not None and tracker.pids() == [sleeper.pid]
+    finally:
+        sleeper.kill()
+        sleeper.wait()
+    deadline = time.monotonic() + 5
+    while tracker.pids() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert tracker.pids() == [] and tracker._events == descriptor  # read again through the same descriptor
+    tracker.release()
+    assert tracker._events is None and not os.path.exists(tracker.path)

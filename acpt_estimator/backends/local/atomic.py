@@ -68,15 +68,20 @@ class StagedText:
             _remove(self.tmp)
             raise
 
-    def commit(self) -> None:
+    def commit(self, keep_old: bool = False) -> str | None:
+        """``keep_old``: the old version swapped out stays at the temporary name, returned, for the caller to remove
+        when nobody waits for that (a run's end: ~0.05 ms on ext4 here); None where there is none."""
         try:
             if _exchanged(self.tmp, self.dest):
+                if keep_old:
+                    return self.tmp
                 _remove(self.tmp)  # the old version, swapped out
             else:
                 os.replace(self.tmp, self.dest)
         except BaseException:
             _remove(self.tmp)
             raise
+        return None
 
     def discard(self) -> None:
         _remove(self.tmp)

@@ -233,6 +233,10 @@ class CgroupTracker:
         self.proc_name = proc_name(path)  # what its members read in /proc/self/cgroup (rank.sh checks it)
         # False until the cgroup exists or the spawn server was asked to make it (Supervisor.prepare: make()).
         self.made = made
+        # cgroup.events, kept open once the launcher is tracked (started): its read as the job ends is then one pread
+        # instead of an open, two reads and a close (~0.03 ms of the end here).
+        self._events: int | None = None
+        self._events_lock = threading.Lock()
 
     @classmethod
     def create(cls, base: str, run_id: str, defer: bool = False) -> "CgroupTracker":
@@ -278,6 +282,10 @@ class CgroupTracker:
             except ProcessLookupError:  # already gone (a launcher that fails at once): nothing left to track
                 continue
             pending += _children(current)
+        with self._events_lock:
+            if self._events is None:
+                with contextlib.suppress(OSError):  # (then read whole each time: _populated)
+                    self._events = os.open(os.path.join(self.path, "cgroup.events"), os.O_RDONLY | os.O_CLOEXEC)
 
     def pids(self) -> list[int]:
         if not self._populated():
@@ -293,7 +301,13 @@ class CgroupTracker:
 
     def _populated(self) -> bool:
         """Whether any process is in the cgroup or below it (one small read; the walk lists every cgroup file)."""
-        events = read_proc(os.path.join(self.path, "cgroup.events"))  # (its last read ends a job: kept short)
+        events = None
+        with self._events_lock:
+            if self._events is not None:
+                with contextlib.suppress(OSError):
+                    events = os.pread(self._events, 4096, 0)  # (its last read ends a job: kept short)
+        if events is None:
+            events = read_proc(os.path.join(self.path, "cgroup.events"))
         return events is None or b"populated 0" not in events  # unknown: walk
 
     def end(self, grace: float) -> None:
@@ -308,6 +322,10 @@ class CgroupTracker:
             kill_all(self.pids)
 
     def release(self) -> None:
+        with self._events_lock:
+            if self._events is not None:
+                os.close(self._events)
+                self._events = None
         _remove(self.path, timeout=2.0)
 
 

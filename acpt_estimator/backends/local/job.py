@@ -77,6 +77,7 @@ class LocalJob:
         self._early_details = None  # what details_of made of the staged record (or None), once _details_made is set
         self._details_made = threading.Event()
         self._details_committed = False  # the staged record was committed: _early_details are the run's
+        self._swapped_out = None  # the record's previous version, left by the commit for _after_done
         self.tracker = tracker  # procs.new_tracker(): how every process of the job is found
         self.supervisor = Supervisor(run_id=record["runId"], status_dir=paths.status, cancel_flag=paths.cancel_flag,
                                      launcher_log=self.early_log, max_seconds=max_seconds,
@@ -176,7 +177,7 @@ class LocalJob:
             return True
         with self._lock:
             try:
-                pending.commit()
+                self._swapped_out = pending.commit(keep_old=True)  # removed once the run is done (_after_done)
                 self.record.update(fields)
                 self._details_committed = True
                 return True
@@ -216,7 +217,12 @@ class LocalJob:
         return details
 
     def _after_done(self) -> None:
-        """Once the run's record is final (the watcher, after ``done``): what the job left of its store requests."""
+        """Once the run's record is final (the watcher, after ``done``): the record's previous version, what the job
+        left of its store requests."""
+        if self._swapped_out is not None:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(self._swapped_out)
+            self._swapped_out = None
         if self.granter is not None:
             self.granter.close()
 

@@ -4,7 +4,7 @@
  *
  * mpiexec starts before the plan is written (job.start: the driver plans the run while mpiexec starts), so each rank
  * first waits at the run's gate, beside PLAN_FILE (whose folder, and the FIFO in it, the driver may make only after
- * mpiexec's start: a rank that finds no FIFO looks again, from 0.1 ms later up to every 10 ms): until the driver
+ * mpiexec's start: a rank that finds no FIFO looks again every 0.1 ms for 5 ms, then less often): until the driver
  * writes one line per rank into the "gate" FIFO
  * (each rank takes one) or makes the "ready" file, giving up when the driver (DRIVER_PID) is gone. Only then is
  * PLAN_FILE read (written by launch.render_rank_plan, readable by this user only): a sequence of NUL-terminated
@@ -151,7 +151,10 @@ static void wait_at_gate(const char *plan, long driver) {
         close(fifo);
         return;
     }
-    useconds_t absent = 100;  /* the FIFO not made yet: the driver makes it right after mpiexec's command */
+    /* The FIFO not made yet: the driver makes it right after mpiexec's command, so it is looked for every 0.1 ms for
+     * 5 ms (a rank then passes at most 0.1 ms after it appears), then twice as long each time up to every 10 ms. */
+    useconds_t absent = 100;
+    int looks = 0;
     while (access(ready, F_OK) != 0) {
         if (fifo < 0) fifo = open(gate, O_RDWR | O_NONBLOCK | O_CLOEXEC);  /* read-write: never EOF, never blocks */
         if (fifo >= 0) {
@@ -160,8 +163,8 @@ static void wait_at_gate(const char *plan, long driver) {
                 if (read(fifo, &byte, 1) == 1) break;  /* the driver's lines are single newlines */
             }
         } else {
-            usleep(absent);  /* 0.1 ms, doubling up to 10 ms */
-            if (absent < 10000) absent *= 2;
+            usleep(absent);
+            if (++looks > 50 && absent < 10000) absent *= 2;
         }
         if (driver > 0 && kill((pid_t)driver, 0) != 0) {
             /* No log folder yet (the run was never prepared): the launcher's log (stderr) has it. */
