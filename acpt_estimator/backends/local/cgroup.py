@@ -264,11 +264,11 @@ class CgroupTracker:
         return cls(path)
 
     def make(self) -> None:
-        """Make the cgroup named by create(defer=True) unless that was done or asked of the spawn server."""
-        if not self.made:
-            with contextlib.suppress(FileExistsError):  # (made by the server after all)
-                os.mkdir(self.path)
-            self.made = True
+        """Make the cgroup that create(defer=True) only named, where it does not exist yet: also where the spawn
+        server was asked to and could not, or its answer is not known (Supervisor's fallbacks)."""
+        with contextlib.suppress(FileExistsError):  # (made by the server after all)
+            os.mkdir(self.path)
+        self.made = True
 
     def describe(self) -> dict:
         return {"kind": self.kind, "path": self.path}

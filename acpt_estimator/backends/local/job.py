@@ -25,8 +25,8 @@ from . import inputs as data
 from .packages import warn_missing
 from . import mlflow_sqlite, procs, rank_exec, store_view
 from .gate import Gate
-from .launch import (EXIT_NO_DRIVER, EXIT_NO_WORKDIR, EXIT_UNTRACKED, GATE_LINES_MAX, GATE_NAME, RANK_BODY_NAME,
-                     RANK_PLAN_NAME, RANK_SCRIPT_NAME, READY_NAME, LaunchContext, check_world_size, environment,
+from .launch import (EXIT_NO_DRIVER, EXIT_NO_WORKDIR, EXIT_UNTRACKED, GATE_NAME, RANK_BODY_NAME, RANK_PLAN_NAME,
+                     RANK_SCRIPT_NAME, READY_NAME, LaunchContext, check_world_size, environment, gate_by_lines,
                      gate_lines_only, log_name, plan_launcher, plan_ranks)
 from .mpi import find_launcher
 from ...names import new_run_id
@@ -383,7 +383,7 @@ def _folder_after_launch(spec, paths: RunPaths, rank_launcher: str) -> bool:
     appears later (its lines alone: no ready file), no input is materialized in the folder before the launch, the
     folder is this driver's to make (not a read-only store's driver's, store_view), and the store's runs/ exists to
     hold mpiexec's log meanwhile (RunPaths.launcher_log_beside)."""
-    return (bool(rank_launcher) and not spec.inputs and spec.distribution.world_size <= GATE_LINES_MAX
+    return (gate_by_lines(rank_launcher, spec.distribution.world_size) and not spec.inputs
             and not store_view.protected(paths.home) and os.path.isdir(os.path.dirname(paths.root)))
 
 

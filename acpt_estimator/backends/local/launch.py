@@ -504,7 +504,12 @@ GATE_LINES_MAX = 4096  # a FIFO holds 64 KiB: up to this many ranks, each takes 
 
 def gate_lines_only(ctx: LaunchContext, world_size: int) -> bool:
     """Whether the ranks pass the gate by its FIFO's lines alone (rank_exec.c), without a ready file."""
-    return bool(ctx.rank_exec) and world_size <= GATE_LINES_MAX
+    return gate_by_lines(ctx.rank_exec, world_size)
+
+
+def gate_by_lines(rank_launcher: str, world_size: int) -> bool:
+    """gate_lines_only, known before the launch's context: the C rank launcher (its path) and the ranks' count."""
+    return bool(rank_launcher) and world_size <= GATE_LINES_MAX
 
 
 def render_rank_plan(ranks, flavour: str, ctx: LaunchContext, job_vars=None) -> bytes:

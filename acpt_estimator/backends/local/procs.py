@@ -129,6 +129,7 @@ class SubreaperTracker:
     """
 
     kind = "subreaper"
+    made = True  # (no cgroup to make: CgroupTracker.made)
     release_after_done = False  # the driver stops being a subreaper before its code goes on (its own children)
 
     def __init__(self, run_id: str):

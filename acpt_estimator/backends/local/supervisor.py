@@ -142,7 +142,7 @@ class Supervisor:
         self._namespace, self._keep_batch = namespace, keep_batch
         helper = cgroup_spawn.ready()
         self._direct = bool(tracker is not None and tracker.birth_cgroup() and not tracker.launch_prefix() and helper)
-        unmade = tracker is not None and getattr(tracker, "made", True) is False
+        unmade = tracker is not None and not tracker.made
         if self._direct:
             # The server makes the job's cgroup (where the tracker left that to it), clones mpiexec's process there
             # and makes its namespace, while the caller plans the launch.
@@ -180,7 +180,6 @@ class Supervisor:
             if waiting is not None:
                 self._spawning = waiting.go(list(argv), env, self.launcher_log)
                 if self._spawning is None:  # (canceled: whether the server made the cgroup first is not known)
-                    self.tracker.made = False
                     self.tracker.make()
             helper = cgroup_spawn.ready()
             if self._spawning is None and helper:  # else the watcher starts it (the helper was found unusable)
@@ -240,7 +239,6 @@ class Supervisor:
             raise mount_ns.namespace_refused(err.where, err) from None
         except cgroup_spawn.CgroupNotMade as err:  # nothing ran: made here, the launch goes the usual way
             logger.debug("The spawn server could not make local run %s's cgroup: %s", self.run_id, err)
-            self.tracker.made = False
             self.tracker.make()
             return None
 
