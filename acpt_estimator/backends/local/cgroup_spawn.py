@@ -248,6 +248,7 @@ class _Server:
         # other than a requesting thread's (_off_this_cpu); none is where the list could not be given.
         cpus = os.sched_getaffinity(0)
         self.cpus = cpus if max(cpus) < 1024 else set()  # (glibc's cpu_set_t)
+        self._narrowed_off = None  # the CPU the server was last kept off (_off_this_cpu)
         self.channel, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         given = [",".join(map(str, sorted(self.cpus)))] if self.cpus else []
         try:
@@ -318,10 +319,14 @@ class _Server:
         cpu = current_cpu()
         if cpu is None or cpu not in self.cpus:
             return False
+        if cpu == self._narrowed_off:  # (as for the last job: the server keeps its CPUs; its clones reset their own)
+            return True
         try:
             os.sched_setaffinity(self.pid, self.cpus - {cpu})
         except OSError:  # (the server is gone: the request fails as it would anyway)
+            self._narrowed_off = None
             return False
+        self._narrowed_off = cpu
         return True
 
     def close(self) -> None:

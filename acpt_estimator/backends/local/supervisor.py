@@ -112,22 +112,28 @@ class Supervisor:
         self._seen_exits: list = []  # their RankExits, timed when seen: _check_exits' once every rank has succeeded
         self._stragglers = False
         self._reason: str | None = None
-        self._wake_r, self._wake_w = os.pipe()
-        os.set_blocking(self._wake_w, False)  # a full pipe already wakes the watcher: writers never wait
+        # Non-blocking: a full pipe already wakes the watcher, so writers never wait; and the watcher reads it only
+        # when select() says it holds something. (One system call for both: the pipe is made before mpiexec starts.)
+        self._wake_r, self._wake_w = os.pipe2(os.O_CLOEXEC | os.O_NONBLOCK)
         self._pipe_lock = threading.RLock()
         self.done = threading.Event()
         self._spawned = threading.Event()
         self.outcome: Outcome | None = None
         self.process: _Process | None = None
         self.started = 0.0
-        # Started by prepare() or launch(): a thread in its first moments makes a posix_spawn next to it about
-        # 1 ms slower, and Thread.start() itself waits for the new thread.
-        self._thread = threading.Thread(target=self._watch, name=f"acpt-local-{run_id}", daemon=False)
+        # Made and started by prepare() or launch(): a thread in its first moments makes a posix_spawn next to it
+        # about 1 ms slower, and Thread.start() itself waits for the new thread. Made only then, since where
+        # mpiexec is started by the caller's thread, that is after mpiexec's command (a Thread object costs ~20 us).
+        self._thread: threading.Thread | None = None
         self._direct = False  # mpiexec is started by the caller's thread, through cgroup_spawn (prepare)
 
     def _start_watcher(self) -> None:
-        if self._thread.ident is None:
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._watch, name=f"acpt-local-{self.run_id}", daemon=False)
             self._thread.start()
+
+    def _watcher_started(self) -> bool:
+        return self._thread is not None and self._thread.ident is not None
 
     # ---- control, from any thread (and from signal handlers) -----------------------------------------
     def prepare(self, namespace: bool = False, tracker=None, keep_batch: bool = False) -> None:
@@ -317,7 +323,7 @@ class Supervisor:
         self._spawned.set()
         self._spawn_begun.set()
         self._spawn_done.set()
-        if self._thread.ident is None:
+        if not self._watcher_started():
             _unregister(self)
             self._close_wake_pipe()
             self.done.set()
@@ -339,7 +345,7 @@ class Supervisor:
         """``done``, and what the watcher tidies after it too (the job's emptied cgroup is removed only then): for a
         run discarded as its submission fails, which must have left nothing behind once that raises."""
         self.done.wait()
-        if self._thread.ident is not None and self._thread is not threading.current_thread():
+        if self._watcher_started() and self._thread is not threading.current_thread():
             self._thread.join()
 
     # ---- the watcher thread -------------------------------------------------------------------------
