@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import os
+import time
 
-from acpt_estimator.backends.local.store import RunPaths, release_reserve, write_final_json
+from acpt_estimator.backends.local.store import (STALE_EARLY_LOG_SECONDS, RunPaths, all_run_records, release_reserve,
+                                                 write_final_json)
 
 
 def test_releasing_a_reserve_never_empties_what_a_link_in_its_place_leads_to(tmp_path):
@@ -115,3 +118,23 @@ def test_run_paths_are_immutable_values(tmp_path):
         with pytest.raises(AttributeError, match="immutable"):
             change()
     assert paths.run_id == "run_1" and pickle.loads(pickle.dumps(paths)) == paths
+
+
+def test_an_early_mpiexec_log_whose_run_folder_never_came_goes_with_a_later_listing(tmp_path):
+    """A driver killed between mpiexec's start and its run folder's creation leaves runs/.<run>.mpiexec.txt: the next
+    listing of the store removes it once it is a minute old. A young one (its driver is making the folder now) and
+    one whose folder exists stay."""
+    runs = tmp_path / "runs"
+    made = RunPaths(str(tmp_path), "exp_1_aaaaaaaa")
+    made.create(ranks_later=True)
+    with open(made.run_json, "w", encoding="utf-8") as handle:
+        json.dump({"runId": "exp_1_aaaaaaaa", "createdTime": 1}, handle)
+    left, young = RunPaths(str(tmp_path), "exp_2_bbbbbbbb"), RunPaths(str(tmp_path), "exp_3_cccccccc")
+    old = time.time() - STALE_EARLY_LOG_SECONDS - 5
+    for paths, when in ((left, old), (young, None), (made, old)):
+        with open(paths.launcher_log_beside, "w", encoding="utf-8") as log:
+            log.write("mpiexec's first lines\n")
+        if when is not None:
+            os.utime(paths.launcher_log_beside, (when, when))
+    assert [r["runId"] for r in all_run_records(str(tmp_path))] == ["exp_1_aaaaaaaa"]
+    assert sorted(os.listdir(runs)) == [".exp_1_aaaaaaaa.mpiexec.txt", ".exp_3_cccccccc.mpiexec.txt", "exp_1_aaaaaaaa"]

@@ -10,6 +10,7 @@ import getpass
 import json
 import os
 import stat
+import time
 import urllib.parse
 
 from ...names import check as check_name, storage_key
@@ -17,6 +18,8 @@ from ...paths import contained
 from . import atomic
 
 HOME_VAR = "ACPT_ESTIMATOR_HOME"
+EARLY_LOG_SUFFIX = ".mpiexec.txt"  # runs/.<run>.mpiexec.txt: RunPaths.launcher_log_beside
+STALE_EARLY_LOG_SECONDS = 60.0
 DEFAULT_HOME = ".acpt"
 
 
@@ -135,9 +138,10 @@ class RunPaths:
     @property
     def launcher_log_beside(self) -> str:
         """Where mpiexec's output goes from its start when the run folder itself is made only behind the gate
-        (job.start: ``folder_later``): beside it in runs/, under a hidden name, linked and removed like launcher_log."""
+        (job.start: ``folder_later``): beside it in runs/, under a hidden name, linked and removed like launcher_log
+        (one its driver was killed too early to remove goes with a later listing: all_run_records)."""
         folder, name = os.path.split(self.root)
-        return os.path.join(folder, f".{name}.mpiexec.txt")
+        return os.path.join(folder, f".{name}{EARLY_LOG_SUFFIX}")
 
     @property
     def launcher_log_file(self) -> str:
@@ -268,12 +272,28 @@ def all_run_records(store_home: str | None = None) -> list[dict]:
     except FileNotFoundError:
         return []
     for name in names:
+        if name.startswith(".") and name.endswith(EARLY_LOG_SUFFIX):
+            _remove_if_stale(runs_root, name)
+            continue
         try:
             records.append(read_json(os.path.join(runs_root, name, "run.json")))
         except (OSError, ValueError):
             continue
     records.sort(key=lambda r: r.get("createdTime") or 0, reverse=True)
     return records
+
+
+def _remove_if_stale(runs_root: str, name: str) -> None:
+    """mpiexec's early log beside a run folder that was never made (RunPaths.launcher_log_beside): its driver was
+    killed in the ~0.1 ms between mpiexec's start and the folder's creation, and nothing else would ever remove it. A
+    driver that is alive makes the folder (or discards the run, the log with it) at once: one older than a minute
+    without its folder is left over."""
+    early = os.path.join(runs_root, name)
+    if os.path.lexists(os.path.join(runs_root, name[1:-len(EARLY_LOG_SUFFIX)])):
+        return
+    with contextlib.suppress(OSError):  # (gone meanwhile, or a read-only view of the store: a job's own listing)
+        if time.time() - os.lstat(early).st_mtime > STALE_EARLY_LOG_SECONDS:
+            os.unlink(early)
 
 
 RESERVE_BYTES = 64 * 1024  # kept free for the final record, the MLflow status and the error of a full disk
