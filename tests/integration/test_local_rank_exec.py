@@ -15,7 +15,7 @@ from acpt_estimator import Mpi, PyTorch
 from acpt_estimator.backends.local import rank_exec
 from acpt_estimator.backends.local.gate import Gate
 from acpt_estimator.backends.local.launch import (EXIT_NO_DRIVER, EXIT_NO_RANK, EXIT_NO_WORKDIR, EXIT_UNTRACKED,
-                                                  LaunchContext, gate_lines_only, plan_launch)
+                                                  LaunchContext, gate_by_lines, plan_launch)
 from acpt_estimator.backends.local.mpi import Launcher
 from acpt_estimator.backends.local.native import NativeHelper
 
@@ -103,7 +103,8 @@ def _rank(tmp_path, runner, *, python="/usr/bin/printf", script="%s|", params=()
                         master_port=29500, base_env={"PATH": "/usr/bin:/bin"}, cores=2, cgroup=cgroup,
                         driver_pid=driver_pid, rank_exec=runner)
     plan = _written(plan_launch(spec, ctx))
-    gate = Gate(str(run), world, parties=1, ready_file=not gate_lines_only(ctx, world))  # as job._launch_first does
+    # As job._launch_first does:
+    gate = Gate(str(run), world, parties=1, ready_file=not gate_by_lines(ctx.rank_exec, world))
     if ready:
         gate.arrive()
     # mpiexec's environment (the launcher's part of the job's), and the rank's number as hydra sets it.
@@ -247,7 +248,7 @@ def test_every_rank_of_a_job_passes_the_gate_on_its_own_line(tmp_path, runner):
                         store_home=str(tmp_path), python="/usr/bin/printf", launcher=MPICH, master_port=29500,
                         base_env={"PATH": "/usr/bin:/bin"}, cores=2, driver_pid=os.getpid(), rank_exec=runner)
     plan = _written(plan_launch(spec, ctx))
-    gate = Gate(str(run), 4, parties=1, ready_file=not gate_lines_only(ctx, 4))
+    gate = Gate(str(run), 4, parties=1, ready_file=not gate_by_lines(ctx.rank_exec, 4))
     ranks = [subprocess.Popen(list(plan.rank_command), env={**plan.env, "PMI_RANK": str(rank)})
              for rank in range(4)]
     time.sleep(0.3)

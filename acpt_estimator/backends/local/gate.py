@@ -42,7 +42,7 @@ class Gate:
             self._waiting -= 1
             if self._waiting or self._fd is None:
                 return
-            if self.ready is None:  # a line for every rank: the FIFO holds them (launch.gate_lines_only)
+            if self.ready is None:  # a line for every rank: the FIFO holds them (launch.gate_by_lines)
                 os.write(self._fd, b"\n" * self._ranks)
                 return
             os.close(os.open(self.ready, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600))

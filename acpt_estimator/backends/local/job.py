@@ -27,7 +27,7 @@ from . import mlflow_sqlite, procs, rank_exec, store_view
 from .gate import Gate
 from .launch import (EXIT_NO_DRIVER, EXIT_NO_WORKDIR, EXIT_UNTRACKED, GATE_NAME, RANK_BODY_NAME, RANK_PLAN_NAME,
                      RANK_SCRIPT_NAME, READY_NAME, LaunchContext, check_world_size, environment, gate_by_lines,
-                     gate_lines_only, log_name, plan_launcher, plan_ranks)
+                     log_name, plan_launcher, plan_ranks)
 from .mpi import find_launcher
 from ...names import new_run_id
 from .store import (RunPaths, describe_os_error, disk_full_note, home, release_reserve, reserve, stage_final_json,
@@ -406,7 +406,7 @@ def _launch_first(job: LocalJob, spec, launcher, input_paths, output_paths, bind
         cgroup=getattr(job.tracker, "proc_name", None) or "", driver_pid=os.getpid(),
         rank_exec=rank_launcher)
     world = _world_size(record)
-    job.gate = Gate(paths.root, world, ready_file=not gate_lines_only(ctx, world), make=not job.folder_later)
+    job.gate = Gate(paths.root, world, ready_file=not gate_by_lines(ctx.rank_exec, world), make=not job.folder_later)
     job.launch_files += [job.gate.fifo, *([job.gate.ready] if job.gate.ready else [])]
     job.launcher = plan_launcher(spec, ctx)
     if job.launcher.entry_path:

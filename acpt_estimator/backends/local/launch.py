@@ -502,13 +502,9 @@ def render_rank_script(ranks, flavour: str, ctx: LaunchContext, shell: str = "/b
 GATE_LINES_MAX = 4096  # a FIFO holds 64 KiB: up to this many ranks, each takes a line (no ready file)
 
 
-def gate_lines_only(ctx: LaunchContext, world_size: int) -> bool:
-    """Whether the ranks pass the gate by its FIFO's lines alone (rank_exec.c), without a ready file."""
-    return gate_by_lines(ctx.rank_exec, world_size)
-
-
 def gate_by_lines(rank_launcher: str, world_size: int) -> bool:
-    """gate_lines_only, known before the launch's context: the C rank launcher (its path) and the ranks' count."""
+    """Whether the ranks pass the gate by its FIFO's lines alone (rank_exec.c), without a ready file: where they start
+    through the C rank launcher (``rank_launcher``, its path; known before the launch's context) and are few enough."""
     return bool(rank_launcher) and world_size <= GATE_LINES_MAX
 
 
