@@ -9,7 +9,6 @@ import logging
 import os
 import re
 import shlex
-from importlib import resources
 
 import attrs
 
@@ -58,8 +57,10 @@ class AcptEnvironment:
 
 @functools.lru_cache(maxsize=1)
 def _catalog_data() -> dict:
-    text = resources.files(__package__).joinpath("catalog/acpt_environments.json").read_text(encoding="utf-8")
-    return json.loads(text)
+    # Read by the package's loader, from files or a zip alike, as importlib.resources would; without the pathlib and
+    # zipfile imports that costs (~3 ms of every driver's start).
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "catalog", "acpt_environments.json")
+    return json.loads(__spec__.loader.get_data(path).decode("utf-8"))
 
 
 def catalog() -> tuple[AcptEnvironment, ...]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import threading
 
 import pytest
@@ -198,10 +199,43 @@ print("ok")
 
 @pytest.mark.skipif(job_cgroups_usable() is None, reason="needs a writable cgroup v2 hierarchy")
 def test_a_probe_started_early_gives_the_verdict_and_leaves_nothing_behind():
+    """Without the spawn helper (never built here, or turned off), the probe is a shell that moves itself in."""
     import subprocess
     import sys
 
-    done = subprocess.run([sys.executable, "-c", PROBE_EARLY], capture_output=True, text=True, timeout=60)
+    env = dict(os.environ, ACPT_ESTIMATOR_CGROUP_SPAWN="0")
+    done = subprocess.run([sys.executable, "-c", PROBE_EARLY], capture_output=True, text=True, timeout=60, env=env)
+    assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr
+
+
+PROBE_BY_HELPER = """
+import os, subprocess
+from acpt_estimator.backends.local import cgroup, cgroup_spawn
+assert cgroup_spawn.build() is not None
+base = cgroup._own_cgroup()
+started = []
+real_popen = subprocess.Popen
+subprocess.Popen = lambda *a, **k: started.append(a) or real_popen(*a, **k)
+cgroup.start_probe()  # the helper is built: nothing to start ahead
+assert not cgroup._started_probes
+assert cgroup.job_cgroups_usable() == base  # a process started inside the probe cgroup by the helper said so
+assert not started, started  # no shell moved itself in
+assert not [name for name in os.listdir(base) if name.startswith("acpt-probe-")]
+print("ok")
+"""
+
+
+@pytest.mark.skipif(job_cgroups_usable() is None, reason="needs a writable cgroup v2 hierarchy")
+@pytest.mark.skipif(shutil.which("cc") is None and shutil.which("gcc") is None, reason="needs a C compiler")
+def test_where_the_spawn_helper_is_built_it_gives_the_probe_s_verdict_without_a_move():
+    """A process started inside the probe cgroup (clone3) proves what a move into it would, without the move's wait
+    for an RCU grace period (10-17 ms of a driver's first job)."""
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if k != "ACPT_ESTIMATOR_CGROUP_SPAWN"}
+    done = subprocess.run([sys.executable, "-c", PROBE_BY_HELPER], capture_output=True, text=True, timeout=120,
+                          env=env)
     assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr
 
 

@@ -42,6 +42,42 @@ def test_missing_launcher_names_the_setting_and_the_fix(monkeypatch, tmp_path):
     assert "ACPT_ESTIMATOR_MPIEXEC=" in err.value.message and "pip install acpt-estimator[local]" in err.value.message
 
 
+def test_a_launcher_s_version_probe_is_remembered_until_its_file_changes(monkeypatch, tmp_path):
+    """A new driver reads what an earlier one's ``--version`` said of the same file; a changed file is asked again."""
+    from acpt_estimator.backends.local import mpi
+
+    calls = tmp_path / "calls"
+    fake = tmp_path / "bin" / "mpiexec"
+    fake.parent.mkdir()
+
+    def install(text):
+        fake.write_text(f"#!/bin/sh\necho probed >> {calls}\ncat <<'EOF'\n{text}EOF\n")
+        fake.chmod(0o755)
+
+    install(MPICH_TEXT)
+    monkeypatch.setenv("ACPT_ESTIMATOR_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("ACPT_ESTIMATOR_MPIEXEC", str(fake))
+    monkeypatch.setattr(mpi, "_cache", {})  # each call below stands for a new driver process
+    first = mpi.find_launcher()
+    monkeypatch.setattr(mpi, "_cache", {})
+    again = mpi.find_launcher()
+    assert first == again == Launcher(str(fake), "mpich", "5.0.2")
+    assert calls.read_text().splitlines() == ["probed"]  # the second driver did not run it
+
+    install(OMPI5_TEXT)  # an upgrade in place: another file at the same path
+    monkeypatch.setattr(mpi, "_cache", {})
+    assert mpi.find_launcher() == Launcher(str(fake), "openmpi", "5.0.11")
+    assert calls.read_text().splitlines() == ["probed", "probed"]
+
+    (tmp_path / "cache" / mpi.PROBES_FILE).write_text("{not json")  # damaged: asked again, and rewritten
+    monkeypatch.setattr(mpi, "_cache", {})
+    assert mpi.find_launcher().flavour == "openmpi"
+    assert len(calls.read_text().splitlines()) == 3
+    monkeypatch.setattr(mpi, "_cache", {})
+    mpi.find_launcher()
+    assert len(calls.read_text().splitlines()) == 3
+
+
 def test_unknown_launcher_is_refused():
     with pytest.raises(ValueError, match="unrecognised MPI launcher"):
         detect_flavour("srun: slurm 23.02")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -10,9 +11,16 @@ import sys
 
 import attrs
 
+from ...cache_folder import cache_base
 from ...exceptions import ExperimentExecutionException
+from . import atomic
 
 MPIEXEC_VAR = "ACPT_ESTIMATOR_MPIEXEC"
+# What `--version` said of each launcher binary, by its path and file identity (device, inode, size, mtime, ctime):
+# running it costs every new driver 1.5-2.5 ms before its first job starts. Any change to the file (a reinstall, an
+# upgrade, a chmod) changes its identity, and then the launcher is asked again.
+PROBES_FILE = "mpi-launchers.json"
+_PROBES_KEPT = 32
 FLAVOURS = ("mpich", "intel", "openmpi")
 _INSTALL_HINT = (
     "Install one with `pip install acpt-estimator[local]` (MPICH from PyPI, lands in the venv's bin/), "
@@ -93,8 +101,40 @@ def find_launcher() -> Launcher:
         raise ExperimentExecutionException(
             f"{source} cannot be used ({err.strerror}). {_INSTALL_HINT}") from None
     if key not in _cache:
-        _cache[key] = _probe(path)
+        _cache[key] = _probe_known(path)
     return _cache[key]
+
+
+def _probe_known(path: str) -> Launcher:
+    """``_probe(path)``, answered from the cache folder where this very file was probed before (PROBES_FILE)."""
+    try:
+        info = os.stat(path)
+    except OSError:
+        return _probe(path)
+    identity = f"{info.st_dev}:{info.st_ino}:{info.st_size}:{info.st_mtime_ns}:{info.st_ctime_ns}"
+    file = os.path.join(cache_base(), PROBES_FILE)
+    known = _read_probes(file)
+    entry = known.get(path)
+    if isinstance(entry, dict) and entry.get("identity") == identity and entry.get("flavour") in FLAVOURS:
+        return Launcher(path, entry["flavour"], str(entry.get("version") or ""))
+    launcher = _probe(path)
+    known.pop(path, None)
+    known[path] = {"identity": identity, "flavour": launcher.flavour, "version": launcher.version}
+    try:  # only a shortcut: a cache folder that cannot be written means the next driver asks again
+        os.makedirs(os.path.dirname(file), mode=0o700, exist_ok=True)
+        atomic.write_text(file, json.dumps(dict(list(known.items())[-_PROBES_KEPT:]), indent=1))
+    except OSError:
+        pass
+    return launcher
+
+
+def _read_probes(file: str) -> dict:
+    try:
+        with open(file, encoding="utf-8") as handle:
+            known = json.load(handle)
+    except (OSError, ValueError):
+        return {}
+    return known if isinstance(known, dict) else {}
 
 
 def _probe(path: str) -> Launcher:

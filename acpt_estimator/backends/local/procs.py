@@ -6,7 +6,7 @@ import os
 import threading
 
 from . import cgroup_spawn, rank_exec
-from .cgroup import CgroupTracker, job_cgroups_usable, setpriv, start_probe
+from .cgroup import CgroupTracker, driver_group, job_cgroups_usable, setpriv, start_probe
 from .signals import own_start_time, proc_stat, read_proc, start_time, terminate
 
 PR_SET_CHILD_SUBREAPER = 36
@@ -223,8 +223,8 @@ def prefetch() -> None:
     """Start, once per driver, what a first local job probes about tracking (cgroup support, then setpriv) on a
     thread. Both mostly wait for a short-lived process (the cgroup probe for the kernel's grace period, ~10 ms), so
     the waits overlap the first submission's imports and checks instead of following them. Where cgroups are
-    usable, the helper that starts launchers inside theirs is built here too, and the rank launcher (once per
-    machine: cgroup_spawn, rank_exec)."""
+    usable, the driver's cgroup and its guardian are made here too, and the helper that starts launchers inside
+    theirs is built, and the rank launcher (once per machine: cgroup_spawn, rank_exec)."""
     with _subreaper_lock:
         if _prefetching:
             return
@@ -236,7 +236,11 @@ def prefetch() -> None:
 
     def probe() -> None:
         try:
-            if cgroups_wanted and job_cgroups_usable():
+            base = job_cgroups_usable() if cgroups_wanted else None
+            if base:
+                # The driver's group and its guardian (a thread, a shell and setpriv: ~2 ms) too, which the first
+                # job's cgroup needs before mpiexec can start (CgroupTracker.create).
+                driver_group(base)
                 cgroup_spawn.build()
             setpriv()
             rank_exec.build()

@@ -14,7 +14,6 @@ from acpt_estimator.target import offline_mode
 from acpt_estimator.v1._refusal import refused
 from acpt_estimator.v1.core._workspace_config import _parse_config, find_config
 from acpt_estimator.v1.core.compute import AmlCompute, ComputeTarget
-from acpt_estimator.v1.core.datastore import Datastore
 from acpt_estimator._lazy import lazy_names
 
 WORKSPACE_DEFAULT_BLOB_STORE_NAME = "workspaceblobstore"  # v1's name of the default datastore
@@ -200,15 +199,22 @@ class Workspace:
             self._tags = dict(tags)
 
     # ---- assets --------------------------------------------------------------------------------------
-    def get_default_datastore(self) -> Datastore:
+    # (Datastore is imported where used: it brings the v1 data classes, ~10 ms a driver would pay for nothing.)
+    def get_default_datastore(self) -> "Datastore":
         """The workspace's default datastore (``workspaceblobstore`` unless changed)."""
+        from acpt_estimator.v1.core.datastore import Datastore
+
         return Datastore.get_default(self)
 
     def set_default_datastore(self, name) -> None:
+        from acpt_estimator.v1.core.datastore import Datastore
+
         Datastore.get(self, name).set_as_default()
 
     @property
     def datastores(self) -> dict:
+        from acpt_estimator.v1.core.datastore import Datastore
+
         return {store.name: store for store in Datastore._list(self)}
 
     @property

@@ -10,7 +10,6 @@ import attrs
 
 from acpt_estimator import distribution as dist
 from acpt_estimator.arguments import build_arguments
-from acpt_estimator.v1.data.datapath import DataPath
 from acpt_estimator.v1.core.conda_dependencies import CondaDependencies
 from acpt_estimator.v1.core.environment import Environment
 from acpt_estimator.environments import EnvironmentRequest, requirement_name, resolve, usable_versions
@@ -146,7 +145,11 @@ class _EstimatorBase:
 
     @staticmethod
     def _check_resume_from(resume_from) -> None:
-        if resume_from is not None and not isinstance(resume_from, DataPath):
+        if resume_from is None:
+            return
+        from acpt_estimator.v1.data.datapath import DataPath  # (only here: the v1 data classes cost a driver ~10 ms)
+
+        if not isinstance(resume_from, DataPath):
             raise UserErrorException(
                 f"resume_from parameter should be of type DataPath. Found {type(resume_from)}. "
                 "Pass DataPath(datastore, 'path/to/checkpoints').")
