@@ -77,6 +77,11 @@ def test_a_launcher_s_version_probe_is_remembered_until_its_file_changes(monkeyp
     mpi.find_launcher()
     assert len(calls.read_text().splitlines()) == 3
 
+    (tmp_path / "cache" / mpi.PROBES_FILE).chmod(0o666)  # others could have written it: not believed
+    monkeypatch.setattr(mpi, "_cache", {})
+    mpi.find_launcher()
+    assert len(calls.read_text().splitlines()) == 4
+
 
 def test_unknown_launcher_is_refused():
     with pytest.raises(ValueError, match="unrecognised MPI launcher"):

@@ -11,7 +11,7 @@ import sys
 
 import attrs
 
-from ...cache_folder import cache_base
+from ...cache_folder import cache_base, only_mine
 from ...exceptions import ExperimentExecutionException
 from . import atomic
 
@@ -129,6 +129,8 @@ def _probe_known(path: str) -> Launcher:
 
 
 def _read_probes(file: str) -> dict:
+    if not only_mine(file):  # (a shared cache folder: another user's answers are not taken)
+        return {}
     try:
         with open(file, encoding="utf-8") as handle:
             known = json.load(handle)

@@ -12,7 +12,7 @@ import tempfile
 import threading
 import time
 
-from ...cache_folder import cache_base
+from ...cache_folder import cache_base, only_mine
 
 logger = logging.getLogger(__name__)
 # Each version of a helper's source (and each toolchain) gets its own build; one no driver has used for this long
@@ -152,11 +152,4 @@ def _mark_used(path: str) -> None:
 
 def _trusted(path: str) -> bool:
     """Whether ``path`` is an executable only this user could have put there (it runs with the driver's rights)."""
-    try:
-        for item in (path, os.path.dirname(path)):
-            status = os.stat(item)
-            if status.st_uid != os.geteuid() or status.st_mode & 0o022:
-                return False
-    except OSError:
-        return False
-    return os.access(path, os.X_OK)
+    return only_mine(path) and os.access(path, os.X_OK)
