@@ -1,4 +1,4 @@
-"""One containment check for every user string joined under a base folder: resolve, then stay inside."""
+"""One containment check for every user string joined under a base folder (resolve, then stay inside); a file's identity."""
 
 from __future__ import annotations
 
@@ -51,3 +51,10 @@ def is_inside(base: str, path: str, base_is_real: bool = False) -> bool:
     real_base = base if base_is_real else os.path.realpath(base)
     real = os.path.realpath(path)
     return real == real_base or real.startswith(real_base.rstrip(os.sep) + os.sep)
+
+
+def file_identity(path: str) -> tuple:
+    """What tells one version of a file from another without reading it: (device, inode, size, mtime_ns, ctime_ns).
+    A rewrite, a replacement or a chmod changes it. Raises OSError as os.stat does."""
+    info = os.stat(path)
+    return info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns

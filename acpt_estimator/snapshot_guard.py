@@ -9,6 +9,7 @@ import os
 import time
 
 from .exceptions import ExperimentExecutionException, SnapshotException
+from .paths import file_identity
 from .secret_content import find_in_file, read_regular
 from .snapshot import DANGLING, IGNORE_FILES, ignore_spec, list_snapshot, local_store_inside
 
@@ -144,7 +145,7 @@ RACY_SECONDS = 2.0
 def _verdict(root: str, rel: str) -> str | None:
     path = os.path.join(root, rel)
     try:
-        before = _identity(path)
+        before = file_identity(path)
     except OSError:
         return _classify(root, rel)
     cached = _verdicts.get((root, rel))
@@ -152,7 +153,7 @@ def _verdict(root: str, rel: str) -> str | None:
         return cached[1]
     reason = _classify(root, rel)
     try:
-        after = _identity(path)
+        after = file_identity(path)
     except OSError:
         return reason
     if after == before and time.time_ns() - max(before[3], before[4]) > RACY_SECONDS * 1e9:
@@ -160,11 +161,6 @@ def _verdict(root: str, rel: str) -> str | None:
             _verdicts.clear()
         _verdicts[(root, rel)] = (before, reason)
     return reason
-
-
-def _identity(path: str) -> tuple:
-    info = os.stat(path)
-    return info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns
 
 
 def _classify(root: str, rel: str) -> str | None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import shutil
@@ -13,7 +12,8 @@ import attrs
 
 from ...cache_folder import cache_base, only_mine
 from ...exceptions import ExperimentExecutionException
-from . import atomic
+from ...paths import file_identity
+from .store import read_json, write_json
 
 MPIEXEC_VAR = "ACPT_ESTIMATOR_MPIEXEC"
 # What `--version` said of each launcher binary, by its path and file identity (device, inode, size, mtime, ctime):
@@ -108,10 +108,9 @@ def find_launcher() -> Launcher:
 def _probe_known(path: str) -> Launcher:
     """``_probe(path)``, answered from the cache folder where this very file was probed before (PROBES_FILE)."""
     try:
-        info = os.stat(path)
+        identity = list(file_identity(path))
     except OSError:
         return _probe(path)
-    identity = f"{info.st_dev}:{info.st_ino}:{info.st_size}:{info.st_mtime_ns}:{info.st_ctime_ns}"
     file = os.path.join(cache_base(), PROBES_FILE)
     known = _read_probes(file)
     entry = known.get(path)
@@ -122,7 +121,7 @@ def _probe_known(path: str) -> Launcher:
     known[path] = {"identity": identity, "flavour": launcher.flavour, "version": launcher.version}
     try:  # only a shortcut: a cache folder that cannot be written means the next driver asks again
         os.makedirs(os.path.dirname(file), mode=0o700, exist_ok=True)
-        atomic.write_text(file, json.dumps(dict(list(known.items())[-_PROBES_KEPT:]), indent=1))
+        write_json(file, dict(list(known.items())[-_PROBES_KEPT:]))
     except OSError:
         pass
     return launcher
@@ -132,8 +131,7 @@ def _read_probes(file: str) -> dict:
     if not only_mine(file):  # (a shared cache folder: another user's answers are not taken)
         return {}
     try:
-        with open(file, encoding="utf-8") as handle:
-            known = json.load(handle)
+        known = read_json(file)
     except (OSError, ValueError):
         return {}
     return known if isinstance(known, dict) else {}
