@@ -14,15 +14,14 @@ differences) and the median of the per-round ratios; the difference between chec
 
 from __future__ import annotations
 
-import argparse
 import compileall
-import itertools
 import os
-import statistics
 import subprocess
 import sys
 import tempfile
 import time
+
+from ab_rounds import interleave, parse_checkouts, report
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SAMPLE_DRIVER = os.path.join(HERE, os.pardir, "samples", "pytorch_mpi_local", "driver.py")
@@ -42,11 +41,7 @@ print("rank", rank, flush=True)
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("checkouts", nargs="+", help="folders holding acpt_estimator/ and compat/")
-    parser.add_argument("--rounds", type=int, default=60)
-    args = parser.parse_args()
-    print(f"load average before: {os.getloadavg()[0]:.2f}, {os.cpu_count()} cores")
+    args = parse_checkouts(__doc__.splitlines()[0], "acpt_estimator/ and compat/", rounds=60)
     checkouts = [os.path.abspath(c) for c in args.checkouts]
     for checkout in checkouts:
         for folder in ("acpt_estimator", "compat"):
@@ -57,15 +52,8 @@ def main() -> None:
         runs.append(_plain_run(scratch, checkouts[0]))
         for run in runs:  # warm-up: page cache, the C helpers' builds, the launcher's probe
             run(), run()
-        orders = list(itertools.permutations(range(len(runs))))
-        rows = [{slot: runs[slot]() for slot in orders[round_ % len(orders)]} for round_ in range(args.rounds)]
-    plain = len(runs) - 1
-    print(f"plain mpiexec (same ranks): median {statistics.median(r[plain] for r in rows) * 1000:.1f} ms, "
-          f"{args.rounds} rounds")
-    for index, checkout in enumerate(checkouts):
-        overhead = statistics.median(r[index] - r[plain] for r in rows) * 1000
-        ratio = statistics.median(r[index] / r[plain] for r in rows)
-        print(f"{checkout:30s} driver overhead over plain {overhead:7.2f} ms   ratio {ratio:.3f}x")
+        rows = interleave(runs, args.rounds)
+    report(rows, checkouts, len(runs) - 1, "plain mpiexec (same ranks)", "driver overhead over plain")
 
 
 def _write_job(scratch: str) -> str:

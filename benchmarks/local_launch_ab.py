@@ -13,14 +13,14 @@ the median of the per-round ratios.
 
 from __future__ import annotations
 
-import argparse
-import itertools
+import functools
 import os
-import statistics
 import subprocess
 import sys
 import tempfile
 import time
+
+from ab_rounds import interleave, parse_checkouts, report
 
 WORKER = r'''
 import os, subprocess, sys, tempfile, time
@@ -50,11 +50,7 @@ for line in sys.stdin:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("checkouts", nargs="+", help="folders holding an acpt_estimator package")
-    parser.add_argument("--rounds", type=int, default=90)
-    args = parser.parse_args()
-    print(f"load average before: {os.getloadavg()[0]:.2f}, {os.cpu_count()} cores")
+    args = parse_checkouts(__doc__.splitlines()[0], "an acpt_estimator package", rounds=90)
     with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as handle:
         handle.write(WORKER)
     workers = [subprocess.Popen([sys.executable, handle.name, os.path.abspath(c)], stdin=subprocess.PIPE,
@@ -71,25 +67,14 @@ def main() -> None:
             time.sleep(1)  # a first job builds the C helpers on a thread; later ones use them
             ask(index, "job")
         ask(0, "plain")
-        plain_slot = len(workers)
-        orders = list(itertools.permutations(range(len(workers) + 1)))
-        rows = []
-        for round_ in range(args.rounds):
-            row = {}
-            for slot in orders[round_ % len(orders)]:
-                row[slot] = ask(0, "plain") if slot == plain_slot else ask(slot, "job")
-            rows.append(row)
+        runs = [functools.partial(ask, index, "job") for index in range(len(workers))]
+        rows = interleave(runs + [functools.partial(ask, 0, "plain")], args.rounds)
     finally:
         for worker in workers:
             worker.stdin.close()
             worker.wait()
         os.unlink(handle.name)
-    print(f"plain mpiexec -n 2: median {statistics.median(r[plain_slot] for r in rows) * 1000:.1f} ms, "
-          f"{args.rounds} rounds")
-    for index, checkout in enumerate(args.checkouts):
-        overhead = statistics.median(r[index] - r[plain_slot] for r in rows) * 1000
-        ratio = statistics.median(r[index] / r[plain_slot] for r in rows)
-        print(f"{checkout:30s} overhead over plain {overhead:6.2f} ms   ratio {ratio:.3f}x")
+    report(rows, args.checkouts, len(workers), "plain mpiexec -n 2", "overhead over plain")
 
 
 if __name__ == "__main__":

@@ -1,0 +1,35 @@
+"""Rounds of an A/B benchmark: each round times every run once, in an order that rotates, then reports per checkout."""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import os
+import statistics
+
+
+def parse_checkouts(description: str, what: str, rounds: int) -> argparse.Namespace:
+    """``checkouts`` (``what`` they hold) and ``--rounds``; prints the load the benchmark begins at."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("checkouts", nargs="+", help=f"folders holding {what}")
+    parser.add_argument("--rounds", type=int, default=rounds)
+    args = parser.parse_args()
+    print(f"load average before: {os.getloadavg()[0]:.2f}, {os.cpu_count()} cores")
+    return args
+
+
+def interleave(runs, rounds: int) -> list[dict]:
+    """``rounds`` rows of {slot: seconds}, each run of ``runs`` (callables) timed once a round; the order of the runs
+    goes through every permutation in turn, so a drifting machine favours none."""
+    orders = list(itertools.permutations(range(len(runs))))
+    return [{slot: runs[slot]() for slot in orders[round_ % len(orders)]} for round_ in range(rounds)]
+
+
+def report(rows: list, checkouts, plain: int, plain_label: str, overhead_label: str) -> None:
+    """Plain's median, then each checkout's overhead over it (median of per-round differences) and the median of the
+    per-round ratios; slot ``i`` of a row is checkout ``i``'s, slot ``plain`` plain's."""
+    print(f"{plain_label}: median {statistics.median(r[plain] for r in rows) * 1000:.1f} ms, {len(rows)} rounds")
+    for index, checkout in enumerate(checkouts):
+        overhead = statistics.median(r[index] - r[plain] for r in rows) * 1000
+        ratio = statistics.median(r[index] / r[plain] for r in rows)
+        print(f"{checkout:30s} {overhead_label} {overhead:7.2f} ms   ratio {ratio:.3f}x")
