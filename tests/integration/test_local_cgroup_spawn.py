@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import errno
+import itertools
 import os
 import shutil
 import signal
@@ -37,12 +38,33 @@ def helper(tmp_path, monkeypatch):
     cgroup_spawn._state.update(saved)
 
 
+def _procs(group) -> list:
+    with open(os.path.join(group, "cgroup.procs"), encoding="utf-8") as handle:
+        return handle.read().split()
+
+
+_groups_made = itertools.count()  # (each test's cgroup is new: one left behind cannot fail the next test's mkdir)
+
+
 @pytest.fixture
 def group():
-    path = os.path.join(job_cgroups_usable(), f"acpt-test-spawn-{os.getpid()}")
+    """A cgroup of the test's own. A test that left a process running in it fails at teardown, naming it; the
+    process is killed and the cgroup removed all the same, so the next test does not inherit it."""
+    path = os.path.join(job_cgroups_usable(), f"acpt-test-spawn-{os.getpid()}-{next(_groups_made)}")
     os.mkdir(path)
     yield path
+    left = _procs(path)
+    for pid in map(int, left):
+        os.kill(pid, signal.SIGKILL)
+        try:
+            os.waitpid(pid, 0)
+        except ChildProcessError:  # (not this process's child)
+            pass
+    deadline = time.monotonic() + 5
+    while _procs(path) and time.monotonic() < deadline:  # (killed processes leave the cgroup as they end)
+        time.sleep(0.001)
     os.rmdir(path)
+    assert not left, f"processes left running in the test's cgroup: {left}"
 
 
 def _on_a_thread(work):
@@ -275,7 +297,9 @@ def test_what_the_server_cannot_take_a_helper_of_its_own_starts(helper, group, t
     spawning = cgroup_spawn.launch(helper, group, ["/bin/true"], {}, str(log))
     assert spawning.helper_pid is not None and os.getpid() not in cgroup_spawn._servers  # gone: forgotten
     os.waitpid(spawning.finish(), 0)
-    assert _served(helper, group, ["/bin/true"], {}, log).finish() is not None  # a new server for the next
+    pid = _served(helper, group, ["/bin/true"], {}, log).finish()  # a new server for the next
+    assert pid is not None
+    os.waitpid(pid, 0)  # (our child: it may still run as the report comes)
     cgroup_spawn._servers[os.getpid()].close()
 
 
@@ -326,11 +350,6 @@ def test_every_way_a_launcher_starts_gives_it_the_signals_a_shell_would(helper, 
 
 
 # ---- a launcher made ahead (cgroup_spawn.prepare): cloned while the driver plans, given its command by go() -------
-
-def _procs(group) -> list:
-    with open(os.path.join(group, "cgroup.procs"), encoding="utf-8") as handle:
-        return handle.read().split()
-
 
 def test_a_launcher_made_ahead_gets_its_command_later_and_runs_as_a_served_one(helper, group, tmp_path):
     waiting = cgroup_spawn.prepare(helper, group)
