@@ -8,11 +8,17 @@ import os
 import statistics
 
 
-def parse_checkouts(description: str, what: str, rounds: int) -> argparse.Namespace:
-    """``checkouts`` (``what`` they hold) and ``--rounds``; prints the load the benchmark begins at."""
+def parse_checkouts(description: str, what: str, rounds: int, settle: bool = False) -> argparse.Namespace:
+    """``checkouts`` (``what`` they hold) and ``--rounds`` (with ``settle``: ``--settle-ms``); prints the load the
+    benchmark begins at."""
     parser = argparse.ArgumentParser(description=description)
     parser.add_argument("checkouts", nargs="+", help=f"folders holding {what}")
     parser.add_argument("--rounds", type=int, default=rounds)
+    if settle:
+        parser.add_argument("--settle-ms", type=float, default=0.0,
+                            help="a pause after each timed run, not timed: work a run leaves running after its end "
+                                 "(tidying, a spare run folder) then finishes before the next run is timed instead "
+                                 "of slowing whichever run comes next")
     args = parser.parse_args()
     print(f"load average before: {os.getloadavg()[0]:.2f}, {os.cpu_count()} cores")
     return args

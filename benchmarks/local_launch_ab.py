@@ -23,7 +23,7 @@ import time
 from ab_rounds import interleave, parse_checkouts, report
 
 WORKER = r'''
-import os, subprocess, sys, tempfile, time
+import os, shutil, subprocess, sys, tempfile, time
 sys.path.insert(0, sys.argv[1])
 scratch = tempfile.mkdtemp(prefix="acpt-ab-")
 os.environ["ACPT_ESTIMATOR_HOME"] = os.path.join(scratch, "store")
@@ -46,11 +46,12 @@ for line in sys.stdin:
     else:
         assert experiment.submit(estimator).wait_for_completion()["status"] == "Completed"
     print(time.perf_counter() - start, flush=True)
+shutil.rmtree(scratch)  # (its store holds every round's run)
 '''
 
 
 def main() -> None:
-    args = parse_checkouts(__doc__.splitlines()[0], "an acpt_estimator package", rounds=90)
+    args = parse_checkouts(__doc__.splitlines()[0], "an acpt_estimator package", rounds=90, settle=True)
     with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as handle:
         handle.write(WORKER)
     workers = [subprocess.Popen([sys.executable, handle.name, os.path.abspath(c)], stdin=subprocess.PIPE,
@@ -59,7 +60,9 @@ def main() -> None:
         def ask(index: int, what: str) -> float:
             workers[index].stdin.write(what + "\n")
             workers[index].stdin.flush()
-            return float(workers[index].stdout.readline())
+            seconds = float(workers[index].stdout.readline())
+            time.sleep(args.settle_ms / 1000)  # (untimed: what a job leaves to do after its end, done before the next)
+            return seconds
 
         for index in range(len(workers)):  # warm-up: imports, probes, the helpers' builds
             for _ in range(3):

@@ -64,6 +64,8 @@ def main() -> None:
     compile_package()
     with tempfile.TemporaryDirectory(prefix="acpt-bench-") as scratch:
         os.environ["ACPT_ESTIMATOR_HOME"] = os.path.join(scratch, "store")
+        print(f"store: {scratch} (TMPDIR), where making a folder takes {creation_cost(scratch) * 1e6:.0f} us "
+              "(median of 50)")
         if args.repeats:
             trivial_job(scratch, args.repeats, args.script)
         if args.chain_repeats:
@@ -75,6 +77,21 @@ def main() -> None:
     if load_before > 1.0:
         print("(a loaded machine: every extra process and thread hand-off of a local run waits for a core, so the "
               "ratios above read high; quote figures from an idle machine)")
+
+
+def creation_cost(folder: str) -> float:
+    """Seconds to make a folder in ``folder`` (median of 50). A job makes a dozen files and folders in its store,
+    some of them while its ranks wait: ~10-40 us each on a local disk, but 0.2-0.9 ms in a crowded ext4 block group
+    (seen in this machine's /tmp) or a round trip on NFS, where that alone adds milliseconds to a trivial job and
+    the spare run folders take most of it off (spare_folders.py)."""
+    times = []
+    for index in range(50):
+        path = os.path.join(folder, f".creation-{index}")
+        start = time.perf_counter()
+        os.mkdir(path)
+        times.append(time.perf_counter() - start)
+        os.rmdir(path)
+    return statistics.median(times)
 
 
 def _say_if_editable() -> None:

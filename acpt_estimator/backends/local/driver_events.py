@@ -60,8 +60,9 @@ def watch_moves(folder: str, handler) -> int:
 
 
 def watch_creations(folder: str, handler) -> int:
-    """As watch_moves, for each file created in ``folder``."""
-    return _watch(folder, IN_CREATE, handler)
+    """As watch_moves, for each file created in ``folder`` or renamed into it from elsewhere or within it (a rank's
+    exit marker made ahead: rank_exec.c, adopt)."""
+    return _watch(folder, IN_CREATE | IN_MOVED_TO, handler)
 
 
 def _watch(folder: str, mask: int, handler) -> int:

@@ -18,10 +18,12 @@ class Gate:
     them (a FIFO no process holds open drops what was written to it). ``ready_file=False``: no ready file, the ranks
     (rank_exec.c) each take a line, which spares the file's creation and removal (~0.1-0.4 ms of a launch)."""
 
-    def __init__(self, run_dir: str, ranks: int, parties: int = 2, ready_file: bool = True, make: bool = True):
+    def __init__(self, run_dir: str, ranks: int, parties: int = 2, ready_file: bool = True, make: bool = True,
+                 fifo_made: bool = False):
         """``make=False``: the FIFO is made by make(), once the run folder exists (only for ranks that wait for it to
-        appear: rank_exec.c)."""
+        appear: rank_exec.c). ``fifo_made``: it is there already (a spare run folder's), make() only opens it."""
         self.fifo = os.path.join(run_dir, GATE_NAME)
+        self._fifo_made = fifo_made
         self.ready = os.path.join(run_dir, READY_NAME) if ready_file else None
         self._fd: int | None = None
         self._ranks, self._waiting = ranks, parties
@@ -34,7 +36,8 @@ class Gate:
         with self._lock:
             if self._closed:  # (the job ended first: nothing to open any more)
                 return
-            os.mkfifo(self.fifo, 0o600)
+            if not self._fifo_made:
+                os.mkfifo(self.fifo, 0o600)
             self._fd = os.open(self.fifo, os.O_RDWR | os.O_NONBLOCK | os.O_CLOEXEC)
 
     def arrive(self) -> None:

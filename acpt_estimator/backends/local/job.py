@@ -23,7 +23,7 @@ from ...snapshot_guard import check_snapshot
 from ...spec import InputRef, Literal, OutputRef
 from . import inputs as data
 from .packages import warn_missing
-from . import mlflow_sqlite, procs, rank_exec, store_view
+from . import mlflow_sqlite, procs, rank_exec, spare_folders, store_view
 from .gate import Gate
 from .launch import (EXIT_NO_DRIVER, EXIT_NO_WORKDIR, EXIT_UNTRACKED, GATE_NAME, RANK_BODY_NAME, RANK_PLAN_NAME,
                      RANK_SCRIPT_NAME, READY_NAME, LaunchContext, check_world_size, environment, gate_by_lines,
@@ -53,6 +53,7 @@ class LocalJob:
         self.folder_tried = threading.Event()  # ... or could not be made: set once either is known
         if not folder_later:
             self.folder_tried.set()
+        self.spare = False  # the run folder is a spare claimed whole (spare_folders): its skeleton is there
         self.launcher = None  # launch.LauncherPlan: what mpiexec starts with (_launch_first)
         self.mlflow_run = None  # MLflow's id, for jobs using MLflow (_plan)
         self.gate: Gate | None = None  # where the ranks wait until the run is prepared and tracked (_launch_first)
@@ -191,6 +192,9 @@ class LocalJob:
         with self._release_lock:
             self._ended = True
         self.gate.close()
+        if self.spare or self.folder_later:  # (a job that could have claimed one: the next submission makes one)
+            spare_folders.want(self.paths, _world_size(self.record))
+        spare_folders.wait_idle()  # (made while this job was submitted: done long since, but for a job of ~1 ms)
         # A launcher that ended at once may do so before its run folder is made (folder_later): the record goes there.
         self.folder_tried.wait()
         if self.discarded or not self.folder_made:  # never ran: no record to finish, the folder goes (_discard)
@@ -203,6 +207,8 @@ class LocalJob:
         self._set(persist=False, status="Finalizing")
         if self.granter is not None:
             self.granter.stop()
+        if self.spare:  # (where every rank ended well, each took its files: this is the way of the other ends)
+            spare_folders.remove_rank_files(self.paths)
         self._write_final(finalize(self.paths, self.record, outcome, launch_files=self.launch_files,
                                    early_log=self.early_log))
 
@@ -302,6 +308,10 @@ def start(spec, experiment, parent_run_id: str | None = None) -> tuple[RunPaths,
     paths = RunPaths(store_home, run_id)
     rank_launcher = rank_exec.ready() or ""
     folder_later = _folder_after_launch(spec, paths, rank_launcher)
+    # Where the folder could be made behind the gate, a spare one is claimed instead where there is one: a rename
+    # before mpiexec's command in place of its log's creation, and six entries fewer behind the gate.
+    spare = folder_later and spare_folders.claim(paths)
+    spare_folders.build_wanted(store_home)  # for the submission after this one, on a thread of its own
     job = None
     try:
         if not folder_later:
@@ -312,7 +322,8 @@ def start(spec, experiment, parent_run_id: str | None = None) -> tuple[RunPaths,
         record = _initial_record(spec, experiment, run_id, now, input_paths, output_paths, launcher)
         if parent_run_id is not None:
             record["parentRunId"] = parent_run_id
-        job = LocalJob(paths, record, spec.max_run_duration_seconds, tracker, folder_later=folder_later)
+        job = LocalJob(paths, record, spec.max_run_duration_seconds, tracker, folder_later=folder_later and not spare)
+        job.spare = spare
         ctx = _launch_first(job, spec, launcher, input_paths, output_paths, bool(mounts), rank_launcher)
         # mpiexec starts now; the snapshot, the ranks' plan and the rest are made while it starts its proxy and the
         # ranks' launchers, which wait at the gate (launch.render_gate) until that is done and the launcher is
@@ -372,6 +383,7 @@ def _discard(paths: RunPaths, job, tracker) -> None:
         if job.mlflow_run:  # never left RUNNING: the MLflow run of a job that never started is deleted
             with contextlib.suppress(Exception):
                 mlflow_sqlite.store(paths.home).delete_run(job.mlflow_run)
+    spare_folders.wait_idle()  # (a spare made meanwhile is whole before the caller hears of the failure)
     shutil.rmtree(paths.root, ignore_errors=True)
     with contextlib.suppress(FileNotFoundError):  # mpiexec's log beside the folder (folder_later), where it stayed
         os.unlink(paths.launcher_log_beside)
@@ -406,7 +418,8 @@ def _launch_first(job: LocalJob, spec, launcher, input_paths, output_paths, bind
         cgroup=getattr(job.tracker, "proc_name", None) or "", driver_pid=os.getpid(),
         rank_exec=rank_launcher)
     world = _world_size(record)
-    job.gate = Gate(paths.root, world, ready_file=not gate_by_lines(ctx.rank_exec, world), make=not job.folder_later)
+    job.gate = Gate(paths.root, world, ready_file=not gate_by_lines(ctx.rank_exec, world), make=not job.folder_later,
+                    fifo_made=job.spare)
     job.launch_files += [job.gate.fifo, *([job.gate.ready] if job.gate.ready else [])]
     job.launcher = plan_launcher(spec, ctx)
     if job.launcher.entry_path:
@@ -456,7 +469,9 @@ def _prepare(job: LocalJob, spec, ctx: LaunchContext, input_mounts, now) -> None
     the snapshot copied, the store view's grants."""
     if job.folder_later:  # first: the ranks look for the gate's FIFO in it, and the watcher's _finished waits for it
         try:
+            began = time.perf_counter()
             job.paths.create(ranks_later=True)
+            spare_folders.note_creation(job.paths.home, time.perf_counter() - began)
             job.folder_made = True
         finally:
             job.folder_tried.set()
@@ -467,7 +482,10 @@ def _prepare(job: LocalJob, spec, ctx: LaunchContext, input_mounts, now) -> None
     paths = job.paths
     paths.create_rank_folders(job.early_log)
     job.supervisor.watch_exits()
-    reserve(paths)
+    if job.spare:  # (its reserve is there, and files made ahead for its ranks, checked before they run)
+        spare_folders.check_rank_files(paths, _world_size(job.record))
+    else:
+        reserve(paths)
     copy_snapshot(spec.source_directory, paths.snapshot, files)
     _make_working_folders(paths.snapshot)
     if job.view:

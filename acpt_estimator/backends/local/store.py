@@ -9,6 +9,7 @@ import functools
 import getpass
 import json
 import os
+import shutil
 import stat
 import time
 import urllib.parse
@@ -275,6 +276,9 @@ def all_run_records(store_home: str | None = None) -> list[dict]:
         if name.startswith(".") and name.endswith(EARLY_LOG_SUFFIX):
             _remove_if_stale(runs_root, name)
             continue
+        if name.startswith(SPARE_PREFIX):
+            _remove_spare_if_stale(runs_root, name)
+            continue
         try:
             records.append(read_json(os.path.join(runs_root, name, "run.json")))
         except (OSError, ValueError):
@@ -296,17 +300,44 @@ def _remove_if_stale(runs_root: str, name: str) -> None:
             os.unlink(early)
 
 
+# Spare run folders (spare_folders.py) under runs/: .spare-<layout>-<slot>, and .spare-building-<pid>-<random> while
+# one is made. Named here, with the store's other names under runs/, so that a listing knows them.
+SPARE_PREFIX = ".spare-"
+SPARE_LAYOUT = 1  # the skeleton's version: a package whose skeleton differs never claims another's
+SPARE_BUILDING_PREFIX = ".spare-building-"
+STALE_SPARE_SECONDS = 60.0  # a spare still being built after this long was left by a driver killed while making it
+
+
+def _remove_spare_if_stale(runs_root: str, name: str) -> None:
+    """A spare left half-built (its driver was killed while making it) once it is a minute old, and the spares of an
+    older skeleton's layout; the others stay, to be claimed."""
+    path = os.path.join(runs_root, name)
+    if name.startswith(SPARE_BUILDING_PREFIX):
+        with contextlib.suppress(OSError):
+            if time.time() - os.lstat(path).st_mtime > STALE_SPARE_SECONDS:
+                shutil.rmtree(path)
+        return
+    version = name[len(SPARE_PREFIX):].split("-", 1)[0]
+    if version.isdigit() and int(version) < SPARE_LAYOUT:
+        shutil.rmtree(path, ignore_errors=True)
+
+
 RESERVE_BYTES = 64 * 1024  # kept free for the final record, the MLflow status and the error of a full disk
 
 
 def reserve(paths: "RunPaths") -> None:
-    """Set aside room for the run's last writes (released when the run ends); a full disk raises ENOSPC here.
+    """Set aside room for the run's last writes (released when the run ends); a full disk raises ENOSPC here."""
+    reserve_file(paths.reserve)
+
+
+def reserve_file(path: str) -> None:
+    """reserve()'s file at ``path`` (also a spare run folder's: spare_folders).
 
     Written, not fallocated: a write is charged against the free space at once (ext4 and xfs reserve delayed blocks
     then), and a short job's file is removed before its blocks are ever allocated, which makes the removal ~6x
     cheaper (16 us against 98 us here; fallocated blocks must be freed through the journal)."""
     zeros = memoryview(bytes(RESERVE_BYTES))
-    descriptor = os.open(paths.reserve, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o644)
+    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o644)
     try:
         while zeros:
             zeros = zeros[os.write(descriptor, zeros):]
