@@ -147,12 +147,13 @@ def remove_rank_files(paths: RunPaths) -> None:
 
 
 # ---- when spares are made: by a thread of the driver's while it submits its next job ----------------------------------
-# Not after a job's end: a caller that removes its store once its job is done (a temporary one) would find entries
-# appearing in it. Not while a job runs: the creations would take a CPU from its ranks. While a submission plans its
-# launch, its thread runs on one CPU and the other is partly idle; the spare made then is claimed by the submission
-# after. A driver that submits one job makes none. Only in a store whose file system makes creations slow: where one
-# costs a few microseconds (tmpfs, an uncrowded local disk), the builder's work during a submission costs more than
-# the spare saves (measured: +0.24 ms a job on tmpfs, -0.47 ms where a creation took ~0.2 ms).
+# Not after a job's end, when the driver is often idle: a caller that removes its store once its job is done (a
+# temporary one) would find entries appearing in it (made then, a spare saved ~4.7 ms a job where a creation took
+# ~0.3 ms, against ~1.1 ms as made now). From mpiexec's command on, while the submission prepares the run behind the
+# gate: busy work before the command delays a job about ten times as much. The spare made then is claimed by the
+# submission after; a driver that submits one job makes none. Only in a store whose file system makes creations slow:
+# where one costs a few microseconds (tmpfs, an uncrowded local disk), making a spare during a submission costs more
+# than it saves (measured: +0.24 ms a job on tmpfs).
 SLOW_CREATION_SECONDS = 40e-6
 
 _slow: dict = {}  # store home -> whether a creation there took SLOW_CREATION_SECONDS or more, as last measured
