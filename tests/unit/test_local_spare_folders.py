@@ -119,3 +119,18 @@ def test_spares_are_wanted_only_where_creations_are_slow(store):
     spare_folders.build_wanted(store)
     spare_folders.wait_idle()
     assert _spares(store) == [".spare-1-0"]
+
+
+def test_a_forked_driver_waits_for_no_builder_of_its_parent(store):
+    """Forked while the parent's builder was busy, a driver's job end must not wait for a thread it does not have."""
+    spare_folders._idle.clear()  # (as while the parent's builder makes a spare)
+    try:
+        pid = os.fork()
+        if pid == 0:
+            started = time.monotonic()
+            spare_folders.wait_idle(timeout=5)
+            os._exit(0 if time.monotonic() - started < 1 else 1)
+        _, status = os.waitpid(pid, 0)
+        assert os.waitstatus_to_exitcode(status) == 0
+    finally:
+        spare_folders._idle.set()

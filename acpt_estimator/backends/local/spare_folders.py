@@ -165,6 +165,17 @@ _idle.set()
 _builder_pid: int | None = None  # the process whose builder thread runs (a forked driver starts its own)
 
 
+def _forked() -> None:
+    """In a forked driver: none of the parent's builder (its thread is not there), nothing half-told of it."""
+    global _wanted, _lock, _builder_pid
+    _wanted, _lock, _builder_pid = None, threading.Lock(), None
+    _go.clear()
+    _idle.set()
+
+
+os.register_at_fork(after_in_child=_forked)
+
+
 def note_creation(store_home: str, seconds: float) -> None:
     """What making one entry in ``store_home`` took (a launch's run folder, a spare's entries on average)."""
     _slow[store_home] = seconds >= SLOW_CREATION_SECONDS
