@@ -152,9 +152,10 @@ def remove_rank_files(paths: RunPaths) -> None:
 # ~0.3 ms, against ~1.1 ms as made now). From mpiexec's command on, while the submission prepares the run behind the
 # gate: busy work before the command delays a job about ten times as much. The spare made then is claimed by the
 # submission after; a driver that submits one job makes none. Only in a store whose file system makes creations slow:
-# where one costs a few microseconds (tmpfs, an uncrowded local disk), making a spare during a submission costs more
-# than it saves (measured: +0.24 ms a job on tmpfs).
-SLOW_CREATION_SECONDS = 40e-6
+# making a spare costs the submission a thread's wake-up and ~0.2 ms of Python besides the creations, which only
+# creations of a tenth of a millisecond and more outweigh (measured: +0.24 ms a job on tmpfs at 3 us a creation, +0.23
+# ms on ext4 at 16-50 us, -0.2 to -1.4 ms at 0.2-0.4 ms).
+SLOW_CREATION_SECONDS = 150e-6
 
 _slow: dict = {}  # store home -> whether a creation there took SLOW_CREATION_SECONDS or more, as last measured
 _wanted: tuple | None = None  # (paths, ranks) of the last ended job that could have used a spare (want)
