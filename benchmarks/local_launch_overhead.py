@@ -65,7 +65,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="acpt-bench-") as scratch:
         os.environ["ACPT_ESTIMATOR_HOME"] = os.path.join(scratch, "store")
         print(f"store: {scratch} (TMPDIR), where making a folder takes {creation_cost(scratch) * 1e6:.0f} us "
-              "(median of 50)")
+              "(median of 50; it varies from folder to folder and minute to minute on a crowded ext4)")
         if args.repeats:
             trivial_job(scratch, args.repeats, args.script)
         if args.chain_repeats:
@@ -149,6 +149,8 @@ def trivial_job(scratch: str, repeats: int, script: str) -> None:
                          ("exp.submit + wait_for_completion   ", local_times)):
         print(f"{label} : median {statistics.median(times) * 1000:7.1f} ms   min {min(times) * 1000:7.1f} ms")
     _verdict("trivial 2-rank job", plain_times, local_times, TARGET_TRIVIAL)
+    runs = os.path.join(os.environ["ACPT_ESTIMATOR_HOME"], "runs")  # (ext4 places a folder's entries near it)
+    print(f"making a folder in the store's runs/ afterwards: {creation_cost(runs) * 1e6:.0f} us")
 
 
 def _plain_mpiexec(mpiexec, source: str):
