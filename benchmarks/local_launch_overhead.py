@@ -83,7 +83,7 @@ def creation_cost(folder: str) -> float:
     """Seconds to make a folder in ``folder`` (median of 50). A job makes a dozen files and folders in its store,
     some of them while its ranks wait: ~10-40 us each on a local disk, but 0.2-0.9 ms in a crowded ext4 block group
     (seen in this machine's /tmp) or a round trip on NFS, where that alone adds milliseconds to a trivial job and
-    the spare run folders take most of it off (spare_folders.py)."""
+    the spare run folders take part of it off (spare_folders.py)."""
     times = []
     for index in range(50):
         path = os.path.join(folder, f".creation-{index}")

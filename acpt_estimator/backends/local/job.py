@@ -312,7 +312,7 @@ def start(spec, experiment, parent_run_id: str | None = None) -> tuple[RunPaths,
     rank_launcher = rank_exec.ready() or ""
     folder_later = _folder_after_launch(spec, paths, rank_launcher)
     # Where the folder could be made behind the gate, a spare one is claimed instead where there is one: a rename
-    # before mpiexec's command in place of its log's creation, and six entries fewer behind the gate.
+    # before mpiexec's command in place of its log's creation, and seven entries fewer behind the gate.
     spare = folder_later and spare_folders.claim(paths)
     job = None
     try:
