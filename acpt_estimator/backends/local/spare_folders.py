@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import shutil
 import stat
@@ -12,6 +13,8 @@ import time
 from . import driver_priority
 from .launch import GATE_NAME
 from .store import SPARE_BUILDING_PREFIX, SPARE_LAYOUT, SPARE_PREFIX, RunPaths, reserve_file
+
+logger = logging.getLogger(__name__)
 
 # Making a folder or a file costs what the store's file system makes it cost: ~10-40 us on a local disk, 0.4-0.9 ms
 # in a crowded ext4 block group (measured on this project's machines), a round trip to the server on NFS; a rename
@@ -113,8 +116,8 @@ def make(paths: RunPaths, ranks: int) -> int:
                 return len(_skeleton(root)) + len(rank_files)
             except OSError:
                 continue
-    except OSError:
-        pass
+    except OSError as err:  # (a full disk, the store removed meanwhile: the next launch makes its own folder)
+        logger.debug("No spare run folder made in %s: %s", runs_root, err)
     shutil.rmtree(root, ignore_errors=True)
     return 0
 
@@ -229,7 +232,7 @@ def _serve() -> None:
                 if entries:
                     note_creation(wanted[0].home, (time.perf_counter() - began) / entries)
         except Exception:  # noqa: BLE001 - only a head start for a later launch: never the end of this thread
-            pass
+            logger.debug("Making a spare run folder failed", exc_info=True)
         finally:
             with _lock:
                 if not _go.is_set():
