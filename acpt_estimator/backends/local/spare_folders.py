@@ -28,17 +28,24 @@ SLOTS = 2  # spares kept per store: one being claimed while the next is made
 _DIRECTORY, _FIFO, _FILE = stat.S_IFDIR, stat.S_IFIFO, stat.S_IFREG
 
 
-def _skeleton(root: str) -> list:
-    """(path, kind) of what a spare with this ``root`` holds, in the order it is made: what a launch makes itself
-    otherwise (RunPaths' run folder, files/ with its logs' folders, status/, the gate's FIFO, the reserve and
+def _layout() -> list:
+    """(path relative to the run folder, kind) of what a spare holds, in the order it is made: what a launch makes
+    itself otherwise (RunPaths' run folder, files/ with its logs' folders, status/, the gate's FIFO, the reserve and
     mpiexec's log), named as RunPaths names them."""
     template = RunPaths(os.sep, "run")
     entries = [(template.root, _DIRECTORY), (template.files, _DIRECTORY), (template.system_logs, _DIRECTORY),
                (template.user_logs, _DIRECTORY), (template.status, _DIRECTORY),
                (os.path.join(template.root, GATE_NAME), _FIFO), (template.reserve, _FILE),
                (template.launcher_log, _FILE)]
-    return [(os.path.normpath(os.path.join(root, os.path.relpath(path, template.root))), kind)
-            for path, kind in entries]
+    return [(os.path.relpath(path, template.root), kind) for path, kind in entries]
+
+
+_LAYOUT = _layout()  # (once: a claim checks it before mpiexec's command)
+
+
+def _skeleton(root: str) -> list:
+    """(path, kind) of each entry of the spare whose run folder is ``root`` (_layout)."""
+    return [(root if relative == os.curdir else os.path.join(root, relative), kind) for relative, kind in _LAYOUT]
 
 
 def _slots(runs_root: str) -> list:
