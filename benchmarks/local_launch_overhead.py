@@ -33,6 +33,7 @@ from __future__ import annotations
 import argparse
 import os
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -64,8 +65,8 @@ def main() -> None:
     compile_package()
     with tempfile.TemporaryDirectory(prefix="acpt-bench-") as scratch:
         os.environ["ACPT_ESTIMATOR_HOME"] = os.path.join(scratch, "store")
-        print(f"store: {scratch} (TMPDIR), where making a folder takes {creation_cost(scratch) * 1e6:.0f} us "
-              "(median of 50; it varies from folder to folder and minute to minute on a crowded ext4)")
+        print(f"store: {scratch} (TMPDIR), where making a new folder or file takes {creation_cost(scratch) * 1e6:.0f} "
+              "us (median of 40; it varies from folder to folder and minute to minute on a crowded ext4)")
         if args.repeats:
             trivial_job(scratch, args.repeats, args.script)
         if args.chain_repeats:
@@ -80,17 +81,24 @@ def main() -> None:
 
 
 def creation_cost(folder: str) -> float:
-    """Seconds to make a folder in ``folder`` (median of 50). A job makes a dozen files and folders in its store,
-    some of them while its ranks wait: ~10-40 us each on a local disk, but 0.2-0.9 ms in a crowded ext4 block group
-    (seen in this machine's /tmp) or a round trip on NFS, where that alone adds milliseconds to a trivial job and
-    the spare run folders take part of it off (spare_folders.py)."""
+    """Seconds to make a new entry in a new folder in ``folder`` (median of 40: 20 folders, 20 files), as a job makes
+    a dozen in its run folder, some of them while its ranks wait: ~10-40 us each on a local disk, 0.2-0.9 ms in a
+    crowded ext4 block group (seen in this machine's /tmp: kernel CPU time, ext4 looking for a group to hold the new
+    inode) or a round trip on NFS, where that alone adds milliseconds to a trivial job and the spare run folders
+    take part of it off (spare_folders.py). Each entry is new: making and removing one name over and over reuses
+    the same inode and reads a tenth of what a run's creations cost there."""
+    probe = tempfile.mkdtemp(prefix=".creation-", dir=folder)
     times = []
-    for index in range(50):
-        path = os.path.join(folder, f".creation-{index}")
-        start = time.perf_counter()
-        os.mkdir(path)
-        times.append(time.perf_counter() - start)
-        os.rmdir(path)
+    try:
+        for index in range(20):
+            start = time.perf_counter()
+            os.mkdir(os.path.join(probe, f"folder-{index}"))
+            times.append(time.perf_counter() - start)
+            start = time.perf_counter()
+            os.close(os.open(os.path.join(probe, f"file-{index}"), os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644))
+            times.append(time.perf_counter() - start)
+    finally:
+        shutil.rmtree(probe, ignore_errors=True)
     return statistics.median(times)
 
 
@@ -150,7 +158,7 @@ def trivial_job(scratch: str, repeats: int, script: str) -> None:
         print(f"{label} : median {statistics.median(times) * 1000:7.1f} ms   min {min(times) * 1000:7.1f} ms")
     _verdict("trivial 2-rank job", plain_times, local_times, TARGET_TRIVIAL)
     runs = os.path.join(os.environ["ACPT_ESTIMATOR_HOME"], "runs")  # (ext4 places a folder's entries near it)
-    print(f"making a folder in the store's runs/ afterwards: {creation_cost(runs) * 1e6:.0f} us")
+    print(f"making a new folder or file in the store's runs/ afterwards: {creation_cost(runs) * 1e6:.0f} us")
 
 
 def _plain_mpiexec(mpiexec, source: str):

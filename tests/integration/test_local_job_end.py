@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 
 import pytest
 
@@ -50,8 +51,7 @@ def test_a_wait_returns_the_details_made_with_the_final_record_as_they_are_read_
                                                "user_logs/std_log_process_1.txt"]
     assert any(d is not None for d in taken)  # made by the watcher at least once in six jobs
     assert run._job.take_final_details() is None  # given once
-    run._job.supervisor.wait_ended()  # (the record's previous version goes once the run is done: _after_done)
-    assert not [name for name in os.listdir(run.path) if name.startswith(".")]
+    assert not [name for name in os.listdir(run.path) if name.startswith(".")]  # (as the wait returns: _after_done)
     assert run._job.details_of is None  # let go once the job ended: the job does not keep its LocalRun alive
 
 
@@ -114,3 +114,34 @@ def test_a_final_record_made_slowly_on_the_event_thread_is_waited_for_and_never_
     monkeypatch.setattr(local_job.LocalJob, "_stage_final", lambda self, expected: late.append(expected))
     job._ranks_done(job.supervisor.outcome)  # as if a late marker came after the end
     assert late == [] and job._staged is None and job.record == record_before
+
+
+def _listing(folder: str) -> list:
+    return sorted(os.path.relpath(os.path.join(top, name), folder)
+                  for top, folders, files in os.walk(folder) for name in folders + files)
+
+
+def test_nothing_in_the_store_changes_once_the_run_is_done(experiment, monkeypatch, tmp_path):
+    """A caller may remove its (temporary) store as soon as the wait returns: what the watcher tidies after ``done``
+    (LocalJob._after_done) must leave the store as it was, or that removal fails on a name gone meanwhile (seen: 113
+    of 150 jobs under load, FileNotFoundError on the record's previous version). Each job's store as the run was
+    done, then as the tidying ended: the same, and the wait's caller could remove it."""
+    exp, source = experiment
+    seen = []
+    original = local_job.LocalJob._after_done
+
+    def listed(self):
+        before = _listing(self.paths.home)
+        original(self)
+        seen.append((before, _listing(self.paths.home)))
+
+    monkeypatch.setattr(local_job.LocalJob, "_after_done", listed)
+    for index in range(4):  # (the early final record is committed in most, written the usual way in some)
+        monkeypatch.setenv("ACPT_ESTIMATOR_HOME", str(tmp_path / f"store-{index}"))
+        run = exp.submit(_estimator(source))
+        assert run.wait_for_completion()["status"] == "Completed"
+        run._job.supervisor.wait_ended()
+        before, after = seen[-1]
+        assert before == after
+        assert not [name for name in before if os.path.basename(name).startswith((".reserve", ".run.json"))]
+        shutil.rmtree(tmp_path / f"store-{index}")

@@ -46,7 +46,7 @@ def _hidden_left(run) -> list:
 def _submit(exp, estimator, raise_on_error=True):
     run = exp.submit(estimator)
     run.wait_for_completion(raise_on_error=raise_on_error)
-    run._job.supervisor.wait_ended()  # (the record's previous version goes once the run is done)
+    run._job.supervisor.wait_ended()  # (its watcher's last tidying done: the spare builder is idle by then)
     return run
 
 

@@ -18,6 +18,20 @@ def test_a_staged_text_replaces_the_file_only_at_commit(tmp_path):
     assert os.listdir(tmp_path) == ["run.json"]  # the swapped-out version is gone
 
 
+def test_a_commit_holding_the_old_version_leaves_only_the_new_name_and_a_descriptor_of_the_old(tmp_path):
+    """hold_old: the old version's name goes at the commit (a caller may remove the folder right after), its file
+    stays readable through the descriptor until the caller closes it."""
+    dest = tmp_path / "run.json"
+    dest.write_text("old")
+    held = atomic.StagedText(str(dest), "new").commit(hold_old=True)
+    try:
+        assert os.listdir(tmp_path) == ["run.json"] and dest.read_text() == "new"
+        assert os.pread(held, 16, 0) == b"old" and os.fstat(held).st_nlink == 0
+    finally:
+        os.close(held)
+    assert atomic.StagedText(str(tmp_path / "new.json"), "first").commit(hold_old=True) is None  # nothing swapped
+
+
 def test_a_staged_text_commits_where_there_was_no_file_and_a_dropped_one_leaves_nothing(tmp_path):
     first = atomic.StagedText(str(tmp_path / "a.json"), "a")
     first.commit()

@@ -84,17 +84,22 @@ def test_the_driver_never_answers_through_a_link_the_job_left_under_the_replys_n
     assert "Unknown store request" in (own / ".grant-abc123.reply").read_text()
 
 
-def test_what_the_job_left_of_its_requests_goes_with_the_job(granted):
-    """stop() when the ranks have ended (no more answers); close() once the run's record is final (LocalJob's
-    after_done): the leftovers go then, and a second close() has nothing left to do."""
+def test_what_the_job_left_of_its_requests_goes_when_it_stops_and_close_changes_nothing(granted):
+    """stop() when the ranks have ended (no more answers): the leftovers go then, and again at a second stop() (after
+    leftover processes were ended); close(), once the run's record is final (LocalJob's after_done), changes nothing
+    in the folder, which the caller may be removing by then."""
     granter, _, own = granted
     left = (".grant-abc.request", ".grant-abc.reply", "..grant-abc.request.1.x.tmp")
     for name in (*left, "kept.txt"):
         (own / name).write_text("x")
     granter.stop()
-    assert sorted(os.listdir(own)) == sorted(["files", "kept.txt", *left])
-    granter.close()
     assert sorted(os.listdir(own)) == ["files", "kept.txt"]
+    (own / ".grant-late.request").write_text("x")  # (a process the ranks left behind, before it was ended)
+    granter.stop()
+    assert sorted(os.listdir(own)) == ["files", "kept.txt"]
+    (own / ".grant-after.request").write_text("x")
+    granter.close()
+    assert sorted(os.listdir(own)) == [".grant-after.request", "files", "kept.txt"]
     granter.close()
 
 

@@ -68,16 +68,22 @@ class StagedText:
             _remove(self.tmp)
             raise
 
-    def commit(self, keep_old: bool = False) -> str | None:
-        """``keep_old``: the old version swapped out stays at the temporary name, returned, for the caller to remove
-        when nobody waits for that (a run's end: ~0.05 ms on ext4 here); None where there is none."""
+    def commit(self, hold_old: bool = False) -> int | None:
+        """``hold_old``: the old version swapped out is opened before its name goes, and the descriptor returned (None
+        where there is none) for the caller to close when nobody waits for that (a run's end). The name goes now, so
+        nothing is left in the folder for a caller that removes it at once; the file's blocks and inode go with its
+        last reference, which is most of an unlink's cost on ext4 (~0.08 ms against ~5 us here)."""
         try:
             if _exchanged(self.tmp, self.dest):
-                if keep_old:
-                    return self.tmp
-                _remove(self.tmp)  # the old version, swapped out
-            else:
-                os.replace(self.tmp, self.dest)
+                held = _held(self.tmp) if hold_old else None
+                try:
+                    _remove(self.tmp)  # the old version, swapped out
+                except BaseException:
+                    if held is not None:
+                        os.close(held)
+                    raise
+                return held
+            os.replace(self.tmp, self.dest)
         except BaseException:
             _remove(self.tmp)
             raise
@@ -177,6 +183,15 @@ def claim_version(folder: str, staging: str, first: int, fill) -> int:
                 shutil.rmtree(staging, ignore_errors=True)
                 raise
             version += 1
+
+
+def _held(path: str) -> int | None:
+    """A descriptor keeping ``path``'s file (whatever it is now: never blocking on a FIFO) after its name goes; None
+    where it cannot be opened (then removing the name frees it at once)."""
+    try:
+        return os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError:
+        return None
 
 
 def _remove(path: str) -> None:

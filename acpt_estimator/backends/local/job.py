@@ -79,7 +79,10 @@ class LocalJob:
         self._early_details = None  # what details_of made of the staged record (or None), once _details_made is set
         self._details_made = threading.Event()
         self._details_committed = False  # the staged record was committed: _early_details are the run's
-        self._swapped_out = None  # the record's previous version, left by the commit for _after_done
+        # A descriptor of the record's previous version, whose name the commit removed: closed by _after_done, when
+        # ext4 frees the file (most of an unlink's cost), once nobody waits; nothing of the run's changes in the store
+        # after its end, when its caller may remove the store.
+        self._held_old = None
         self.tracker = tracker  # procs.new_tracker(): how every process of the job is found
         self.supervisor = Supervisor(run_id=record["runId"], status_dir=paths.status, cancel_flag=paths.cancel_flag,
                                      launcher_log=self.early_log, max_seconds=max_seconds,
@@ -182,7 +185,7 @@ class LocalJob:
             return True
         with self._lock:
             try:
-                self._swapped_out = pending.commit(keep_old=True)  # removed once the run is done (_after_done)
+                self._held_old = pending.commit(hold_old=True)  # closed once the run is done (_after_done)
                 self.record.update(fields)
                 self._details_committed = True
                 return True
@@ -227,12 +230,11 @@ class LocalJob:
         return details
 
     def _after_done(self) -> None:
-        """Once the run's record is final (the watcher, after ``done``): the record's previous version, what the job
-        left of its store requests."""
-        if self._swapped_out is not None:
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(self._swapped_out)
-            self._swapped_out = None
+        """Once the run's record is final (the watcher, after ``done``): the record's previous version let go, the store
+        requests' watch and descriptor closed. Nothing in the store changes here: a caller may be removing it."""
+        if self._held_old is not None:
+            os.close(self._held_old)
+            self._held_old = None
         if self.granter is not None:
             self.granter.close()
 

@@ -104,18 +104,14 @@ class Granter:
         return grant_env(self.folder, self.store_home)
 
     def stop(self) -> None:
-        """When the job's processes have ended: no more answers."""
+        """When the job's processes have ended: no more answers, and what the job left of its requests goes (again
+        where called again: LocalJob stops it as its ranks end, and where processes were left over, after they have
+        been ended). Before the run's record is final: nothing in its folder changes after, when the caller may be
+        removing the store."""
         with self._lock:
-            if not self._open:
-                return
-            self._open = False
-            driver_events.unwatch(self._watch)
-
-    def close(self) -> None:
-        """stop(), and what the job left of its requests goes: once the run's record is final (LocalJob's
-        after_done), as nobody waits for it (a listing of the run folder, ~0.05 ms, as the run ends otherwise)."""
-        self.stop()
-        with self._lock:
+            if self._open:
+                self._open = False
+                driver_events.unwatch(self._watch)
             if self._dir is None:
                 return
             with contextlib.suppress(OSError):
@@ -123,8 +119,17 @@ class Granter:
                     if name.startswith((_PREFIX, "." + _PREFIX)):
                         with contextlib.suppress(OSError):
                             os.unlink(name, dir_fd=self._dir)
-            os.close(self._dir)
-            self._dir = None
+
+    def close(self) -> None:
+        """Once the run's record is final (LocalJob's after_done): the watch (where stop() was not called) and the
+        run folder's descriptor let go; nothing in the folder changes."""
+        with self._lock:
+            if self._open:
+                self._open = False
+                driver_events.unwatch(self._watch)
+            if self._dir is not None:
+                os.close(self._dir)
+                self._dir = None
 
     def _moved(self, name: str) -> None:
         """A file was renamed into the run folder: a request, if it is named like one."""
