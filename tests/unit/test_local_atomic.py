@@ -32,6 +32,22 @@ def test_a_commit_holding_the_old_version_leaves_only_the_new_name_and_a_descrip
     assert atomic.StagedText(str(tmp_path / "new.json"), "first").commit(hold_old=True) is None  # nothing swapped
 
 
+def test_a_commit_over_a_folder_in_the_files_place_stands_and_leaves_the_folder_unfollowed(tmp_path):
+    """A job with write access put a folder where its record was: the record is committed all the same (the
+    waiting driver's in-memory record must follow it), the folder stays under the temporary name, untouched."""
+    dest = tmp_path / "run.json"
+    dest.mkdir()
+    (dest / "inside.txt").write_text("kept")
+    staged = atomic.StagedText(str(dest), "new")
+    held = staged.commit(hold_old=True)
+    try:
+        assert dest.read_text() == "new"
+        assert (tmp_path / os.path.basename(staged.tmp) / "inside.txt").read_text() == "kept"
+    finally:
+        if held is not None:
+            os.close(held)
+
+
 def test_a_staged_text_commits_where_there_was_no_file_and_a_dropped_one_leaves_nothing(tmp_path):
     first = atomic.StagedText(str(tmp_path / "a.json"), "a")
     first.commit()
