@@ -51,7 +51,7 @@ def test_a_wait_returns_the_details_made_with_the_final_record_as_they_are_read_
                                                "user_logs/std_log_process_1.txt"]
     assert any(d is not None for d in taken)  # made by the watcher at least once in six jobs
     assert run._job.take_final_details() is None  # given once
-    assert not [name for name in os.listdir(run.path) if name.startswith(".")]  # (as the wait returns: _after_done)
+    assert not [name for name in os.listdir(run.path) if name.startswith(".")]  # (none once the wait returns)
     assert run._job.details_of is None  # let go once the job ended: the job does not keep its LocalRun alive
 
 

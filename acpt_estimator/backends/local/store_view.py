@@ -109,9 +109,7 @@ class Granter:
         been ended). Before the run's record is final: nothing in its folder changes after, when the caller may be
         removing the store."""
         with self._lock:
-            if self._open:
-                self._open = False
-                driver_events.unwatch(self._watch)
+            self._unwatch()
             if self._dir is None:
                 return
             with contextlib.suppress(OSError):
@@ -124,12 +122,16 @@ class Granter:
         """Once the run's record is final (LocalJob's after_done): the watch (where stop() was not called) and the
         run folder's descriptor let go; nothing in the folder changes."""
         with self._lock:
-            if self._open:
-                self._open = False
-                driver_events.unwatch(self._watch)
+            self._unwatch()
             if self._dir is not None:
                 os.close(self._dir)
                 self._dir = None
+
+    def _unwatch(self) -> None:
+        """(``_lock`` held.) No more answers: the watch of the run folder goes, once."""
+        if self._open:
+            self._open = False
+            driver_events.unwatch(self._watch)
 
     def _moved(self, name: str) -> None:
         """A file was renamed into the run folder: a request, if it is named like one."""
