@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import re
@@ -85,10 +86,8 @@ class StagedText:
         # Committed: the old version, swapped out, now has the temporary name. Where that cannot be removed (a folder
         # a job put in the record's place), it stays, unfollowed: the commit stands.
         held = _held(self.tmp) if hold_old else None
-        try:
-            _remove(self.tmp)
-        except OSError:
-            pass
+        with contextlib.suppress(OSError):
+            os.unlink(self.tmp)
         return held
 
     def discard(self) -> None:

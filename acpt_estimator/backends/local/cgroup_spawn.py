@@ -25,13 +25,13 @@ import contextlib
 import errno
 import logging
 import os
-import select
 import signal
 import socket
 import threading
 import time
 
 from .native import NativeHelper
+from .signals import wait_pid
 
 DISABLE_VAR = "ACPT_ESTIMATOR_CGROUP_SPAWN"  # "0": never use the helper (then jobs are moved in after their start)
 SERVER_VAR = "ACPT_ESTIMATOR_SPAWN_SERVER"  # "0": a helper process per job instead of the driver's spawn server
@@ -369,7 +369,7 @@ def _retire(server: _Server) -> None:
     server.channel.close()
     if server.owner != os.getpid():
         return  # a forked driver's copy: the server is its parent's child
-    _wait_exit(server.pid, 1.0)  # woken as it ends (~0.1 ms), where polling below would first sleep 1 ms
+    wait_pid(server.pid, 1.0)  # woken as it ends (~0.1 ms), where polling below would first sleep 1 ms
     for _ in range(1000):
         try:
             if os.waitpid(server.pid, os.WNOHANG)[0]:
@@ -377,18 +377,6 @@ def _retire(server: _Server) -> None:
         except ChildProcessError:
             return
         time.sleep(0.001)
-
-
-def _wait_exit(pid: int, timeout: float) -> None:
-    """Return once ``pid`` (a child, not reaped yet) has ended or after ``timeout`` seconds; at once without pidfds."""
-    try:
-        pidfd = os.pidfd_open(pid)
-    except (AttributeError, OSError):
-        return
-    try:
-        select.select([pidfd], [], [], timeout)
-    finally:
-        os.close(pidfd)
 
 
 _servers: dict = {}  # driver pid -> its _Server (a forked driver starts its own: the server's siblings are ours)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import shutil
@@ -119,11 +120,10 @@ def _probe_known(path: str) -> Launcher:
     launcher = _probe(path)
     known.pop(path, None)
     known[path] = {"identity": identity, "flavour": launcher.flavour, "version": launcher.version}
-    try:  # only a shortcut: a cache folder that cannot be written means the next driver asks again
+    # Only a shortcut: a cache folder that cannot be written means the next driver asks again.
+    with contextlib.suppress(OSError):
         os.makedirs(os.path.dirname(file), mode=0o700, exist_ok=True)
         write_json(file, dict(list(known.items())[-_PROBES_KEPT:]))
-    except OSError:
-        pass
     return launcher
 
 

@@ -46,18 +46,27 @@ def wait_exited(process: subprocess.Popen, timeout: float) -> int | None:
     """
     if process.returncode is not None:  # reaped already: its pid may be another process's by now
         return process.returncode
-    try:
-        pidfd = os.pidfd_open(process.pid)
-    except (AttributeError, OSError):  # no pidfds here: Popen's own polling
+    ended = wait_pid(process.pid, timeout)
+    if ended is None:  # no pidfds here: Popen's own polling
         try:
             return process.wait(timeout)
         except subprocess.TimeoutExpired:
             return None
+    return process.wait() if ended else None
+
+
+def wait_pid(pid: int, timeout: float) -> bool | None:
+    """Whether ``pid`` (a child not reaped yet) ended within ``timeout`` seconds, woken the moment it does (a pidfd);
+    None where there are no pidfds (the caller polls)."""
+    try:
+        pidfd = os.pidfd_open(pid)
+    except (AttributeError, OSError):
+        return None
     try:
         ready, _, _ = select.select([pidfd], [], [], timeout)
     finally:
         os.close(pidfd)
-    return process.wait() if ready else None
+    return bool(ready)
 
 
 def start_time(pid: int) -> int | None:
