@@ -40,6 +40,7 @@ import sys
 import tempfile
 import time
 
+import store_disk
 from compiled_package import compile_package
 
 SCRIPTS = {
@@ -65,8 +66,13 @@ def main() -> None:
     compile_package()
     with tempfile.TemporaryDirectory(prefix="acpt-bench-") as scratch:
         os.environ["ACPT_ESTIMATOR_HOME"] = os.path.join(scratch, "store")
-        print(f"store: {scratch} (TMPDIR), where making a new folder or file takes {creation_cost(scratch) * 1e6:.0f} "
-              "us (median of 40; it varies from folder to folder and minute to minute on a crowded ext4)")
+        disk = store_disk.describe(scratch)
+        print(f"store: {scratch} (TMPDIR{', ' + disk if disk else ''}), where making a new folder or file takes "
+              f"{creation_cost(scratch) * 1e6:.0f} us (median of 40)")
+        if store_disk.without_journal(disk):
+            print("(ext4 without a journal: files removed on this disk in the last minute, by anything, make each "
+                  "creation check them all, up to ~1 ms each; a job makes ~19, so section 1 reads that disk's state as "
+                  "much as the launcher: TMPDIR=/dev/shm measures the launcher alone; store_disk.py says more)")
         if args.repeats:
             trivial_job(scratch, args.repeats, args.script)
         if args.chain_repeats:
@@ -82,11 +88,11 @@ def main() -> None:
 
 def creation_cost(folder: str) -> float:
     """Seconds to make a new entry in a new folder in ``folder`` (median of 40: 20 folders, 20 files), as a job makes
-    a dozen in its run folder, some of them while its ranks wait: ~10-40 us each on a local disk, 0.2-0.9 ms in a
-    crowded ext4 block group (seen in this machine's /tmp: kernel CPU time, ext4 looking for a group to hold the new
-    inode) or a round trip on NFS, where that alone adds milliseconds to a trivial job and the spare run folders
-    take part of it off (spare_folders.py). Each entry is new: making and removing one name over and over reuses
-    the same inode and reads a tenth of what a run's creations cost there."""
+    a dozen in its run folder, some of them while its ranks wait: ~10-40 us each on a local disk, 0.1-1 ms on an
+    ext4 without a journal where files were removed within the last minute (this machine's /tmp: kernel CPU time,
+    store_disk.py says why) or a round trip on NFS, where that alone adds milliseconds to a trivial job and the
+    spare run folders take part of it off (spare_folders.py). Each entry is new: making and removing one name over
+    and over reuses the same inode and reads a tenth of what a run's creations cost there."""
     probe = tempfile.mkdtemp(prefix=".creation-", dir=folder)
     times = []
     try:

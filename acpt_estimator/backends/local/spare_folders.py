@@ -16,8 +16,9 @@ from .store import SPARE_BUILDING_PREFIX, SPARE_LAYOUT, SPARE_PREFIX, RunPaths, 
 
 logger = logging.getLogger(__name__)
 
-# Making a folder or a file costs what the store's file system makes it cost: ~10-40 us on a local disk, 0.4-0.9 ms
-# in a crowded ext4 block group (measured on this project's machines), a round trip to the server on NFS; a rename
+# Making a folder or a file costs what the store's file system makes it cost: ~10-40 us on a local disk, 0.1-1 ms on
+# an ext4 without a journal where files were removed within the last minute (it reuses no inode freed since, and
+# checks each of them before every new one: benchmarks/store_disk.py), a round trip to the server on NFS; a rename
 # costs ~5-10 us on all of them. A launch that claims a spare renames one folder instead of making seven entries, the
 # mpiexec log's among them before mpiexec's command, and its ranks rename the files made ahead for their logs and exit
 # markers (rank_exec.c, adopt) instead of making them. The names are the store's (store.SPARE_*): a listing removes
