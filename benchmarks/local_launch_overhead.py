@@ -70,9 +70,10 @@ def main() -> None:
         print(f"store: {scratch} (TMPDIR{', ' + disk if disk else ''}), where making a new folder or file takes "
               f"{creation_cost(scratch) * 1e6:.0f} us (median of 40)")
         if store_disk.without_journal(disk):
-            print("(ext4 without a journal: files removed on this disk in the last minute, by anything, make each "
-                  "creation check them all, up to ~1 ms each; a job makes ~19, so section 1 reads that disk's state as "
-                  "much as the launcher: TMPDIR=/dev/shm measures the launcher alone; store_disk.py says more)")
+            print("(ext4 without a journal: each creation checks the inodes freed on this disk in the last minute, "
+                  "by anything, up to ~1 ms each, and grows dearer as a run goes on; a job makes ~19, so section 1 reads "
+                  "that disk's state as much as the launcher: TMPDIR=/dev/shm measures the launcher alone; "
+                  "store_disk.py says more)")
         if args.repeats:
             trivial_job(scratch, args.repeats, args.script)
         if args.chain_repeats:

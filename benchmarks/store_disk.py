@@ -1,13 +1,17 @@
-"""What the disk under a benchmark's run store is, and why making files there may cost ~1 ms at times.
+"""What the disk under a benchmark's run store is, and why making files there may cost ~0.1-1 ms at times.
 
-ext4 without a journal (this project's machines mount their root so) never reuses an inode freed less than a minute
-ago (six minutes while the inode's table block is not yet written back): each new file or folder checks every such
-free inode before it in its block group (fs/ext4/ialloc.c, ``recently_deleted``), ~0.15 us each. Whatever removed
-thousands of files on that disk within the last minute (a test suite, a benchmark's removed store, a pip install)
-then makes every creation there cost 0.1-1 ms of kernel CPU, against ~12 us with a journal after the same removals
-(measured on two 512 MiB ext4 images on a loop device: 5000 files made and removed, then new files made: 0.68 ms
-each without a journal, 11 us with one; 0.05 ms again 65 s later). A job's own removals (three small files a run)
-do not add up to that: 600 runs' worth of creations and removals kept a creation at 17-22 us there.
+ext4 without a journal (this project's machines mount their root so) checks, for each new file or folder, whether
+the free inode it is about to use was freed less than a minute ago (six while the inode's table block is not yet
+written back), and skips every such inode, checking the next (fs/ext4/ialloc.c, ``recently_deleted``: only without a
+journal). Each check looks the inode's table block up in the buffer cache; ``perf`` puts that lookup
+(``find_get_block_common``), ``recently_deleted``, ``ext4_get_group_desc`` and ``find_inode_bit`` at ~45 % of a
+creation's CPU. Measured on ext4 images on a loop device (1 GiB, inode tables written at mkfs):
+- whatever removed thousands of files on the disk within the last minute (a test suite, a benchmark's removed store)
+  makes every creation there dear: 5000 files made and removed, then each new file 0.68 ms without a journal, 11 us
+  with one; 0.05 ms again 65 s later;
+- even without removals a creation there grew dearer over one 301-pair run of local_launch_overhead.py (~10,000
+  creations): 15-16 us before (once 122 us), 67-126 us after, the trivial job 1.12-1.20x plain (the same with the job's three
+  removals a run turned into renames), where an image with a journal stayed at 16-18 us and 1.112-1.120x.
 """
 
 from __future__ import annotations
