@@ -71,8 +71,8 @@ def main() -> None:
               f"{creation_cost(scratch) * 1e6:.0f} us (median of 40)")
         if store_disk.without_journal(disk):
             print("(ext4 without a journal: each creation checks the inodes freed on this disk in the last minute, "
-                  "by anything, up to ~1 ms each, and grows dearer as a run goes on; a job makes ~19, so section 1 reads "
-                  "that disk's state as much as the launcher: TMPDIR=/dev/shm measures the launcher alone; "
+                  "by anything, up to ~1 ms each, and grows dearer as a run goes on; a job makes ~19, so section 1 "
+                  "reads that disk's state as much as the launcher: TMPDIR=/dev/shm measures the launcher alone; "
                   "store_disk.py says more)")
         if args.repeats:
             trivial_job(scratch, args.repeats, args.script)

@@ -10,8 +10,9 @@ creation's CPU. Measured on ext4 images on a loop device (1 GiB, inode tables wr
   makes every creation there dear: 5000 files made and removed, then each new file 0.68 ms without a journal, 11 us
   with one; 0.05 ms again 65 s later;
 - even without removals a creation there grew dearer over one 301-pair run of local_launch_overhead.py (~10,000
-  creations): 15-16 us before (once 122 us), 67-126 us after, the trivial job 1.12-1.20x plain (the same with the job's three
-  removals a run turned into renames), where an image with a journal stayed at 16-18 us and 1.112-1.120x.
+  creations): 15-16 us before (once 122 us), 67-126 us after, the trivial job 1.12-1.20x plain (the same with the
+  job's three removals a run turned into renames), where an image with a journal stayed at 16-18 us and
+  1.112-1.120x.
 """
 
 from __future__ import annotations
