@@ -13,11 +13,18 @@ creation's CPU. Measured on ext4 images on a loop device (1 GiB, inode tables wr
   creations): 15-16 us before (once 122 us), 67-126 us after, the trivial job 1.12-1.20x plain (the same with the
   job's three removals a run turned into renames), where an image with a journal stayed at 16-18 us and
   1.112-1.120x.
+
+    python benchmarks/store_disk.py [FOLDER] [--files 5000]   # the disk under FOLDER, and what removals cost there
 """
 
 from __future__ import annotations
 
+import argparse
 import os
+import shutil
+import statistics
+import tempfile
+import time
 
 
 def describe(path: str) -> str:
@@ -64,3 +71,38 @@ def _has_journal(device: str) -> bool | None:
     except OSError:
         return None
     return any(entry.rpartition("-")[0] == device for entry in journals)
+
+
+def creation_cost(folder: str, count: int = 200) -> float:
+    """Median seconds to make one new empty file in ``folder`` (each a new name, so a new inode)."""
+    times = []
+    for index in range(count):
+        path = os.path.join(folder, f"probe-{time.time_ns()}-{index}")
+        start = time.perf_counter()
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644))
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("folder", nargs="?", default=tempfile.gettempdir())
+    parser.add_argument("--files", type=int, default=5000, help="files made and removed before the second probe")
+    args = parser.parse_args()
+    scratch = tempfile.mkdtemp(prefix="store-disk-", dir=args.folder)
+    try:
+        print(f"{args.folder}: {describe(args.folder) or 'unknown file system'}")
+        print(f"a new file: {creation_cost(scratch) * 1e6:.0f} us (median of 200)")
+        names = [os.path.join(scratch, f"churn-{index}") for index in range(args.files)]
+        for name in names:
+            os.close(os.open(name, os.O_WRONLY | os.O_CREAT, 0o644))
+        for name in names:
+            os.unlink(name)
+        time.sleep(1.5)  # (ext4 counts a removal from the next second on)
+        print(f"after {args.files} files made and removed: {creation_cost(scratch) * 1e6:.0f} us")
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
