@@ -33,7 +33,6 @@ from __future__ import annotations
 import argparse
 import os
 import resource
-import shutil
 import statistics
 import subprocess
 import sys
@@ -68,7 +67,7 @@ def main() -> None:
         os.environ["ACPT_ESTIMATOR_HOME"] = os.path.join(scratch, "store")
         disk = store_disk.describe(scratch)
         print(f"store: {scratch} (TMPDIR{', ' + disk if disk else ''}), where making a new folder or file takes "
-              f"{creation_cost(scratch) * 1e6:.0f} us (median of 40)")
+              f"{store_disk.creation_cost(scratch) * 1e6:.0f} us (median of 40)")
         if store_disk.without_journal(disk):
             print("(ext4 without a journal: each creation checks the inodes freed on this disk in the last minute, "
                   "by anything, up to ~1 ms each, and grows dearer as a run goes on; a job makes ~19, so section 1 "
@@ -85,28 +84,6 @@ def main() -> None:
     if load_before > 1.0:
         print("(a loaded machine: every extra process and thread hand-off of a local run waits for a core, so the "
               "ratios above read high; quote figures from an idle machine)")
-
-
-def creation_cost(folder: str) -> float:
-    """Seconds to make a new entry in a new folder in ``folder`` (median of 40: 20 folders, 20 files), as a job makes
-    a dozen in its run folder, some of them while its ranks wait: ~10-40 us each on a local disk, 0.1-1 ms on an
-    ext4 without a journal where files were removed within the last minute (this machine's /tmp: kernel CPU time,
-    store_disk.py says why) or a round trip on NFS, where that alone adds milliseconds to a trivial job and the
-    spare run folders take part of it off (spare_folders.py). Each entry is new: making and removing one name over
-    and over reuses the same inode and reads a tenth of what a run's creations cost there."""
-    probe = tempfile.mkdtemp(prefix=".creation-", dir=folder)
-    times = []
-    try:
-        for index in range(20):
-            start = time.perf_counter()
-            os.mkdir(os.path.join(probe, f"folder-{index}"))
-            times.append(time.perf_counter() - start)
-            start = time.perf_counter()
-            os.close(os.open(os.path.join(probe, f"file-{index}"), os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644))
-            times.append(time.perf_counter() - start)
-    finally:
-        shutil.rmtree(probe, ignore_errors=True)
-    return statistics.median(times)
 
 
 def _say_if_editable() -> None:
@@ -165,7 +142,7 @@ def trivial_job(scratch: str, repeats: int, script: str) -> None:
         print(f"{label} : median {statistics.median(times) * 1000:7.1f} ms   min {min(times) * 1000:7.1f} ms")
     _verdict("trivial 2-rank job", plain_times, local_times, TARGET_TRIVIAL)
     runs = os.path.join(os.environ["ACPT_ESTIMATOR_HOME"], "runs")  # (ext4 places a folder's entries near it)
-    print(f"making a new folder or file in the store's runs/ afterwards: {creation_cost(runs) * 1e6:.0f} us")
+    print(f"making a new folder or file in the store's runs/ afterwards: {store_disk.creation_cost(runs) * 1e6:.0f} us")
 
 
 def _plain_mpiexec(mpiexec, source: str):

@@ -73,14 +73,25 @@ def _has_journal(device: str) -> bool | None:
     return any(entry.rpartition("-")[0] == device for entry in journals)
 
 
-def creation_cost(folder: str, count: int = 200) -> float:
-    """Median seconds to make one new empty file in ``folder`` (each a new name, so a new inode)."""
+def creation_cost(folder: str) -> float:
+    """Seconds to make a new entry in a new folder in ``folder`` (median of 40: 20 folders, 20 files), as a job makes
+    a dozen in its run folder, some of them while its ranks wait: ~10-40 us each on a local disk, 0.1-1 ms on an
+    ext4 without a journal where files were removed within the last minute (this machine's /tmp: kernel CPU time,
+    the module's docstring says why) or a round trip on NFS, where that alone adds milliseconds to a trivial job and the
+    spare run folders take part of it off (spare_folders.py). Each entry is new: making and removing one name over
+    and over reuses the same inode and reads a tenth of what a run's creations cost there."""
+    probe = tempfile.mkdtemp(prefix=".creation-", dir=folder)
     times = []
-    for index in range(count):
-        path = os.path.join(folder, f"probe-{time.time_ns()}-{index}")
-        start = time.perf_counter()
-        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644))
-        times.append(time.perf_counter() - start)
+    try:
+        for index in range(20):
+            start = time.perf_counter()
+            os.mkdir(os.path.join(probe, f"folder-{index}"))
+            times.append(time.perf_counter() - start)
+            start = time.perf_counter()
+            os.close(os.open(os.path.join(probe, f"file-{index}"), os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644))
+            times.append(time.perf_counter() - start)
+    finally:
+        shutil.rmtree(probe, ignore_errors=True)
     return statistics.median(times)
 
 
@@ -92,7 +103,7 @@ def main() -> None:
     scratch = tempfile.mkdtemp(prefix="store-disk-", dir=args.folder)
     try:
         print(f"{args.folder}: {describe(args.folder) or 'unknown file system'}")
-        print(f"a new file: {creation_cost(scratch) * 1e6:.0f} us (median of 200)")
+        print(f"a new folder or file: {creation_cost(scratch) * 1e6:.0f} us (median of 40)")
         names = [os.path.join(scratch, f"churn-{index}") for index in range(args.files)]
         for name in names:
             os.close(os.open(name, os.O_WRONLY | os.O_CREAT, 0o644))
