@@ -1,0 +1,94 @@
+"""The store's runs/ marked for ext4 to spread its run folders over the disk, and its folder for early logs."""
+
+from __future__ import annotations
+
+import array
+import fcntl
+import os
+
+import pytest
+
+from acpt_estimator.backends.local import folder_spread, store
+from acpt_estimator.backends.local.store import EARLY_LOG_FOLDER, RunPaths
+
+
+def _flags(folder) -> int | None:
+    """The folder's inode flags as chattr sees them; None where the file system has none."""
+    descriptor = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        flags = array.array("i", [0])
+        fcntl.ioctl(descriptor, folder_spread.FS_IOC_GETFLAGS, flags, True)
+        return flags[0]
+    except OSError:
+        return None
+    finally:
+        os.close(descriptor)
+
+
+def _on_ext4(folder) -> bool:
+    """Whether ``folder`` lies on an ext2/3/4 file system (the only ones with the top-directory flag)."""
+    best, kind = "", ""
+    with open("/proc/self/mountinfo", encoding="utf-8") as mounts:
+        for line in mounts:
+            fields = line.split()
+            point, fs_type = fields[4], fields[fields.index("-") + 1]
+            if (str(folder) + "/").startswith(point.rstrip("/") + "/") and len(point) >= len(best):
+                best, kind = point, fs_type
+    return kind in ("ext2", "ext3", "ext4")
+
+
+def test_a_folder_on_ext4_is_marked_and_keeps_its_other_flags(tmp_path):
+    folder = tmp_path / "runs"
+    folder.mkdir()
+    before = _flags(folder)
+    marked = folder_spread.spread_subfolders(str(folder))
+    assert marked == _on_ext4(tmp_path)  # (this machine's and CI's /tmp are ext4: marked there)
+    if marked:
+        assert _flags(folder) == before | folder_spread.FS_TOPDIR_FL
+        assert folder_spread.is_spread(str(folder))
+        assert folder_spread.spread_subfolders(str(folder))  # (once marked, it stays so, and says so)
+    else:
+        assert _flags(folder) == before
+
+
+@pytest.mark.skipif(not os.path.isdir("/dev/shm"), reason="needs /dev/shm (a tmpfs) to try a file system without it")
+def test_on_a_file_system_without_the_flag_nothing_changes_and_it_says_so():
+    folder = os.path.join("/dev/shm", f"acpt-spread-{os.getpid()}")
+    os.mkdir(folder)
+    try:
+        before = _flags(folder)
+        assert folder_spread.spread_subfolders(folder) is False
+        assert folder_spread.is_spread(folder) is False
+        assert _flags(folder) == before
+    finally:
+        os.rmdir(folder)
+
+
+def test_a_link_or_a_missing_folder_is_never_marked(tmp_path):
+    target = tmp_path / "elsewhere"
+    target.mkdir()
+    before = _flags(target)
+    (tmp_path / "runs").symlink_to(target)
+    assert folder_spread.spread_subfolders(str(tmp_path / "runs")) is False  # (not followed to mark another folder)
+    assert _flags(target) == before
+    assert folder_spread.spread_subfolders(str(tmp_path / "missing")) is False
+
+
+def test_a_stores_first_run_marks_runs_and_makes_its_early_log_folder(tmp_path):
+    paths = RunPaths(str(tmp_path / "store"), "exp_1_aaaaaaaa")
+    paths.create()
+    runs = tmp_path / "store" / "runs"
+    assert folder_spread.is_spread(str(runs)) == _on_ext4(tmp_path)
+    assert (runs / EARLY_LOG_FOLDER).is_dir() and os.listdir(runs / EARLY_LOG_FOLDER) == []
+    assert os.path.dirname(paths.launcher_log_early) == str(runs / EARLY_LOG_FOLDER)
+
+
+def test_a_store_made_by_an_earlier_version_is_prepared_by_its_next_run(tmp_path):
+    """runs/ there, neither marked nor with its early-log folder: the next run folder made there does both, once per
+    driver and store."""
+    runs = tmp_path / "store" / "runs"
+    runs.mkdir(parents=True)
+    RunPaths(str(tmp_path / "store"), "exp_1_aaaaaaaa").create(ranks_later=True)
+    assert folder_spread.is_spread(str(runs)) == _on_ext4(tmp_path)
+    assert (runs / EARLY_LOG_FOLDER).is_dir()
+    assert str(tmp_path / "store") in store._prepared_homes
