@@ -73,8 +73,8 @@ def main() -> None:
         if store_disk.without_journal(disk):
             print("(ext4 without a journal: each creation checks the inodes freed in its part of the disk in the "
                   "last minute, by anything, up to ~1 ms each where thousands were; a job makes ~19, in its run "
-                  "folder, which ext4 places away from such parts where the store could mark runs/ (folder_spread."
-                  "py); TMPDIR=/dev/shm measures the launcher alone; store_disk.py says more)")
+                  "folder, in runs/' part, which ext4 chose away from such parts where the store's folder could be "
+                  "marked (folder_spread.py); TMPDIR=/dev/shm measures the launcher alone; store_disk.py says more)")
         if args.repeats:
             trivial_job(scratch, args.repeats, args.script)
         if args.chain_repeats:
@@ -89,13 +89,11 @@ def main() -> None:
 
 
 def _store_runs(store_home: str) -> str:
-    """The store's runs/, made and prepared as its first run does (store.prepare_runs: marked for spreading)."""
-    from acpt_estimator.backends.local.store import prepare_runs
+    """The store's runs/, made as its first run makes it (store.make_runs_folder: the store's folder marked)."""
+    from acpt_estimator.backends.local.store import make_runs_folder
 
-    runs = os.path.join(store_home, "runs")
-    os.makedirs(runs)
-    prepare_runs(store_home)
-    return runs
+    make_runs_folder(store_home)
+    return os.path.join(store_home, "runs")
 
 
 def _say_if_editable() -> None:

@@ -14,9 +14,9 @@ creation's CPU. Measured on ext4 images on a loop device (1 GiB, inode tables wr
   job's three removals a run turned into renames), where an image with a journal stayed at 16-18 us and
   1.112-1.120x.
 The check is made only in the block group where the new inode goes: its folder's for a file, mostly its parent's for
-a folder. A store's runs/ is marked for ext4 to place each folder made in it in a group with few folders
-(backends/local/folder_spread.py), which a recent mass removal rarely is: this script probes a new folder under such
-a mark beside the plain one (on this machine's /tmp after 5000 removals: ~0.2-0.5 ms plain, ~15 us marked).
+a folder. A store marks its own folder for ext4 to place runs/ in a group with few folders
+(backends/local/folder_spread.py), which a recent mass removal rarely is; run folders then follow runs/. This script
+probes a new folder in such a runs/ beside the plain one.
 
     python benchmarks/store_disk.py [FOLDER] [--files 5000]   # the disk under FOLDER, and what removals cost there
 """
@@ -100,20 +100,21 @@ def creation_cost(folder: str) -> float:
 
 
 def main() -> None:
-    from acpt_estimator.backends.local.folder_spread import spread_subfolders
+    from acpt_estimator.backends.local.folder_spread import is_spread
+    from acpt_estimator.backends.local.store import make_runs_folder
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("folder", nargs="?", default=tempfile.gettempdir())
     parser.add_argument("--files", type=int, default=5000, help="files made and removed before the second probe")
     args = parser.parse_args()
     scratch = tempfile.mkdtemp(prefix="store-disk-", dir=args.folder)
-    marked = os.path.join(scratch, "runs")  # (marked as a store's runs/ is)
-    os.mkdir(marked)
-    spread = spread_subfolders(marked)
+    store = os.path.join(scratch, "store")
+    make_runs_folder(store)  # (as a store's first run makes it)
+    runs, spread = os.path.join(store, "runs"), is_spread(store)
 
     def probes() -> str:
         plain = f"{creation_cost(scratch) * 1e6:.0f} us"
-        return f"{plain}; under a folder marked as a store's runs/ is: {creation_cost(marked) * 1e6:.0f} us" \
+        return f"{plain}; in a new run folder of a store made there: {creation_cost(runs) * 1e6:.0f} us" \
             if spread else f"{plain} (no folder can be marked for spreading here)"
 
     try:

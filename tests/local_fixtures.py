@@ -5,11 +5,8 @@ Import with ``from tests.local_fixtures import local_workspace, write_files  # n
 
 from __future__ import annotations
 
-import os
-
 import pytest
 
-from acpt_estimator.backends.local.store import EARLY_LOG_FOLDER
 from acpt_estimator.v1.core.workspace import Workspace
 
 
@@ -28,16 +25,6 @@ def write_files(root, files: dict) -> None:
         path = root / rel
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(content if isinstance(content, bytes) else content.encode())
-
-
-def left_in_runs(runs) -> list:
-    """The names in a store's runs/ (none if it is not there) but its folder for mpiexec's early logs, which is the
-    store's own and must hold no log left behind."""
-    if not os.path.exists(runs):
-        return []
-    early_logs = os.path.join(runs, EARLY_LOG_FOLDER)
-    assert not os.path.exists(early_logs) or os.listdir(early_logs) == [], os.listdir(early_logs)
-    return sorted(name for name in os.listdir(runs) if name != EARLY_LOG_FOLDER)
 
 
 @pytest.fixture()

@@ -21,12 +21,9 @@ import pytest
 from acpt_estimator import Mpi, PyTorch
 from acpt_estimator.backends.local import get_run, launch
 from acpt_estimator.backends.local.procs import TRACKING_VAR
-from acpt_estimator.backends.local.store import EARLY_LOG_FOLDER
 from acpt_estimator.exceptions import ActivityFailedException, ExperimentExecutionException
 from acpt_estimator.v1.core.experiment import Experiment
 from acpt_estimator.v1.core.workspace import Workspace
-
-from tests.local_fixtures import left_in_runs
 
 pytestmark = pytest.mark.integration
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), os.pardir, os.pardir))
@@ -394,8 +391,8 @@ exit 0
 @pytest.mark.parametrize("used", [False, True], ids=["new-store", "used-store"])
 def test_a_launcher_that_starts_no_rank_fails(store, monkeypatch, used):
     """Also where it ends while its run folder is still to be made behind the gate (a used store: folder_later)."""
-    if used:  # (as its first run leaves a store)
-        (store / "store" / "runs" / EARLY_LOG_FOLDER).mkdir(parents=True)
+    if used:
+        (store / "store" / "runs").mkdir(parents=True)
     fake = store / "mpiexec"
     fake.write_text(FAKE_MPIEXEC)
     fake.chmod(0o755)
@@ -407,7 +404,7 @@ def test_a_launcher_that_starts_no_rank_fails(store, monkeypatch, used):
     assert run.get_status() == "Failed" and run._record()["ranks"] == []
     assert not [n for n in run.get_file_names() if n.startswith("outputs/")]  # no rank ran, nothing to collect
     assert "system_logs/mpiexec.txt" in run.get_file_names()
-    assert left_in_runs(store / "store" / "runs") == [os.path.basename(run.path)]  # its log under one name
+    assert sorted(os.listdir(store / "store" / "runs")) == [os.path.basename(run.path)]  # its log under one name
     assert no_process_left(token)
 
 
@@ -418,7 +415,7 @@ def test_absurd_rank_counts_are_refused_with_the_fix_and_leave_nothing(store):
         submit(store, "plain", token, ranks=8, node_count=1000)
     message = err.value.message
     assert "8000 ranks" in message and "node_count=1000" in message and "ACPT_ESTIMATOR_MAX_LOCAL_RANKS" in message
-    assert left_in_runs(store / "store" / "runs") == []
+    assert not os.path.exists(store / "store" / "runs") or os.listdir(store / "store" / "runs") == []
     assert no_process_left(token, timeout=0)
 
 
@@ -537,12 +534,11 @@ def _cgroup_members() -> list:
 @pytest.mark.parametrize("failure", ["dangling symlink", "Ctrl-C in the snapshot", "launch plan refused",
                                      "run folder refused"])
 def test_a_run_that_cannot_start_leaves_nothing_behind(store, monkeypatch, failure, used):
-    """In a store that holds runs already (its runs/ and runs/.early-logs/ exist), the run folder is made behind the
-    gate, after mpiexec's start, which logs in runs/.early-logs/ meanwhile (job.start, folder_later): that log goes
-    too."""
+    """In a store that holds runs already (its runs/ exists), the run folder is made behind the gate, after mpiexec's
+    start, which logs beside it meanwhile (job.start, folder_later): that log goes too."""
     token = uuid.uuid4().hex
-    if used:  # (as its first run leaves a store)
-        (store / "store" / "runs" / EARLY_LOG_FOLDER).mkdir(parents=True)
+    if used:
+        (store / "store" / "runs").mkdir(parents=True)
     if failure == "dangling symlink":
         os.symlink(store / "gone.py", store / "src" / "link.py")
         expected = pytest.raises(ExperimentExecutionException, match=r"dangling symbolic link .*link\.py")
@@ -562,7 +558,7 @@ def test_a_run_that_cannot_start_leaves_nothing_behind(store, monkeypatch, failu
     # 2 s of retries, while that process still waited in it).
     assert _job_cgroups() == cgroups_before
     runs = store / "store" / "runs"  # a dangling link is refused before the store is touched at all
-    assert left_in_runs(runs) == []  # no half-written run folder
+    assert not runs.exists() or os.listdir(runs) == []  # no half-written run folder
     assert not os.path.exists(store / "store" / "mlflow.db")  # no MLflow run either
     assert no_process_left(token, timeout=0)
 
@@ -599,8 +595,7 @@ def test_show_output_streams_a_200_mb_log_in_bounded_memory(store):
     status, before, after = done.stderr.split()[-3:]
     assert status == "Completed"
     assert int(after) - int(before) < 48 * 1024  # KiB: a few MB of chunks, never the 200 MB log
-    (run_name,) = left_in_runs(store / "store" / "runs")
-    run_dir = os.path.join(store / "store" / "runs", run_name)
+    run_dir = next(iter(os.scandir(store / "store" / "runs"))).path
     assert os.path.getsize(os.path.join(run_dir, "files", "user_logs", "std_log.txt")) >= 200 << 20
     assert os.path.exists(os.path.join(run_dir, "files", "outputs", "done.txt"))
     assert no_process_left(token)

@@ -1,4 +1,4 @@
-"""The store's runs/ marked for ext4 to spread its run folders over the disk, and its folder for early logs."""
+"""The store's folder marked for ext4 to place its runs/ in a quiet part of the disk (folder_spread)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import os
 import pytest
 
 from acpt_estimator.backends.local import folder_spread, store
-from acpt_estimator.backends.local.store import EARLY_LOG_FOLDER, RunPaths
+from acpt_estimator.backends.local.store import RunPaths
 
 
 def _flags(folder) -> int | None:
@@ -74,21 +74,31 @@ def test_a_link_or_a_missing_folder_is_never_marked(tmp_path):
     assert folder_spread.spread_subfolders(str(tmp_path / "missing")) is False
 
 
-def test_a_stores_first_run_marks_runs_and_makes_its_early_log_folder(tmp_path):
-    paths = RunPaths(str(tmp_path / "store"), "exp_1_aaaaaaaa")
-    paths.create()
-    runs = tmp_path / "store" / "runs"
-    assert folder_spread.is_spread(str(runs)) == _on_ext4(tmp_path)
-    assert (runs / EARLY_LOG_FOLDER).is_dir() and os.listdir(runs / EARLY_LOG_FOLDER) == []
-    assert os.path.dirname(paths.launcher_log_early) == str(runs / EARLY_LOG_FOLDER)
+def test_a_store_made_by_its_first_run_is_marked_and_its_runs_folder_is_not(tmp_path):
+    """runs/ is placed by the mark once; the run folders then follow runs/ (marking runs/ would send each of them
+    to another part of the disk)."""
+    home = tmp_path / "store"
+    RunPaths(str(home), "exp_1_aaaaaaaa").create()
+    assert folder_spread.is_spread(str(home)) == _on_ext4(tmp_path)
+    assert not folder_spread.is_spread(str(home / "runs"))
+    assert (home / "runs" / "exp_1_aaaaaaaa").is_dir()
 
 
-def test_a_store_made_by_an_earlier_version_is_prepared_by_its_next_run(tmp_path):
-    """runs/ there, neither marked nor with its early-log folder: the next run folder made there does both, once per
-    driver and store."""
-    runs = tmp_path / "store" / "runs"
-    runs.mkdir(parents=True)
-    RunPaths(str(tmp_path / "store"), "exp_1_aaaaaaaa").create(ranks_later=True)
-    assert folder_spread.is_spread(str(runs)) == _on_ext4(tmp_path)
-    assert (runs / EARLY_LOG_FOLDER).is_dir()
-    assert str(tmp_path / "store") in store._prepared_homes
+def test_an_empty_store_folder_is_marked_too(tmp_path):
+    """As one a caller made for the store (tempfile.mkdtemp) before its first run."""
+    home = tmp_path / "store"
+    home.mkdir()
+    store.make_runs_folder(str(home))
+    assert folder_spread.is_spread(str(home)) == _on_ext4(tmp_path)
+    assert (home / "runs").is_dir()
+
+
+def test_a_folder_that_holds_anything_else_is_left_as_it_is(tmp_path):
+    """ACPT_ESTIMATOR_HOME may name a folder of the user's: its flags are not the store's to change."""
+    home = tmp_path / "mine"
+    home.mkdir()
+    (home / "notes.txt").write_text("the user's", encoding="utf-8")
+    before = _flags(home)
+    RunPaths(str(home), "exp_1_aaaaaaaa").create()
+    assert _flags(home) == before and not folder_spread.is_spread(str(home))
+    assert (home / "runs" / "exp_1_aaaaaaaa").is_dir()

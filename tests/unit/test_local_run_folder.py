@@ -121,10 +121,10 @@ def test_run_paths_are_immutable_values(tmp_path):
 
 
 def test_an_early_mpiexec_log_whose_run_folder_never_came_goes_with_a_later_listing(tmp_path):
-    """A driver killed between mpiexec's start and its run folder's creation leaves runs/.early-logs/.<run>.mpiexec.txt:
-    the next listing of the store removes it once it is a minute old. A young one (its driver is making the folder
-    now) and one whose folder exists stay."""
-    early_logs = tmp_path / "runs" / ".early-logs"
+    """A driver killed between mpiexec's start and its run folder's creation leaves runs/.<run>.mpiexec.txt: the next
+    listing of the store removes it once it is a minute old. A young one (its driver is making the folder now) and
+    one whose folder exists stay."""
+    runs = tmp_path / "runs"
     made = RunPaths(str(tmp_path), "exp_1_aaaaaaaa")
     made.create(ranks_later=True)
     with open(made.run_json, "w", encoding="utf-8") as handle:
@@ -132,22 +132,9 @@ def test_an_early_mpiexec_log_whose_run_folder_never_came_goes_with_a_later_list
     left, young = RunPaths(str(tmp_path), "exp_2_bbbbbbbb"), RunPaths(str(tmp_path), "exp_3_cccccccc")
     old = time.time() - STALE_EARLY_LOG_SECONDS - 5
     for paths, when in ((left, old), (young, None), (made, old)):
-        with open(paths.launcher_log_early, "w", encoding="utf-8") as log:
+        with open(paths.launcher_log_beside, "w", encoding="utf-8") as log:
             log.write("mpiexec's first lines\n")
         if when is not None:
-            os.utime(paths.launcher_log_early, (when, when))
+            os.utime(paths.launcher_log_beside, (when, when))
     assert [r["runId"] for r in all_run_records(str(tmp_path))] == ["exp_1_aaaaaaaa"]
-    assert sorted(os.listdir(early_logs)) == [".exp_1_aaaaaaaa.mpiexec.txt", ".exp_3_cccccccc.mpiexec.txt"]
-
-
-def test_an_early_log_left_in_runs_by_an_earlier_version_goes_the_same_way(tmp_path):
-    """Before runs/.early-logs/, early logs were made in runs/ itself: a stale one left there is removed too."""
-    runs = tmp_path / "runs"
-    runs.mkdir()
-    stale, young = runs / ".exp_2_bbbbbbbb.mpiexec.txt", runs / ".exp_3_cccccccc.mpiexec.txt"
-    for log in (stale, young):
-        log.write_text("mpiexec's first lines\n", encoding="utf-8")
-    old = time.time() - STALE_EARLY_LOG_SECONDS - 5
-    os.utime(stale, (old, old))
-    assert all_run_records(str(tmp_path)) == []
-    assert sorted(os.listdir(runs)) == [".exp_3_cccccccc.mpiexec.txt"]
+    assert sorted(os.listdir(runs)) == [".exp_1_aaaaaaaa.mpiexec.txt", ".exp_3_cccccccc.mpiexec.txt", "exp_1_aaaaaaaa"]

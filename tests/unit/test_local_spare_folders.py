@@ -100,7 +100,7 @@ def test_a_listing_skips_spares_and_removes_leftovers(store):
         if when is not None:
             os.utime(os.path.join(runs, name), (when, when))
     assert [r["runId"] for r in all_run_records(store)] == ["exp_1_aaaaaaaa"]
-    assert sorted(os.listdir(runs)) == [".early-logs", ".spare-1-0", ".spare-building-2-bb", "exp_1_aaaaaaaa"]
+    assert sorted(os.listdir(runs)) == [".spare-1-0", ".spare-building-2-bb", "exp_1_aaaaaaaa"]
 
 
 def test_spares_are_wanted_only_where_creations_are_slow(store):

@@ -45,10 +45,10 @@ class LocalJob:
 
     def __init__(self, paths: RunPaths, record: dict, max_seconds, tracker, folder_later: bool = False):
         """``folder_later``: the run folder is made behind the gate (_prepare), after mpiexec's start, whose log then
-        starts in runs/.early-logs/ (RunPaths.launcher_log_early); _finished waits until that was done or failed."""
+        starts beside it (RunPaths.launcher_log_beside); _finished waits until that was done or failed."""
         self.paths, self.record = paths, record
         self.folder_later = folder_later
-        self.early_log = paths.launcher_log_early if folder_later else paths.launcher_log
+        self.early_log = paths.launcher_log_beside if folder_later else paths.launcher_log
         self.folder_made = not folder_later  # the run folder exists (made by _prepare where folder_later)
         self.folder_tried = threading.Event()  # ... or could not be made: set once either is known
         if not folder_later:
@@ -389,18 +389,18 @@ def _discard(paths: RunPaths, job, tracker) -> None:
                 mlflow_sqlite.store(paths.home).delete_run(job.mlflow_run)
     spare_folders.wait_idle()  # (a spare made meanwhile is whole before the caller hears of the failure)
     shutil.rmtree(paths.root, ignore_errors=True)
-    with contextlib.suppress(FileNotFoundError):  # mpiexec's early log (folder_later), where it stayed
-        os.unlink(paths.launcher_log_early)
+    with contextlib.suppress(FileNotFoundError):  # mpiexec's log beside the folder (folder_later), where it stayed
+        os.unlink(paths.launcher_log_beside)
 
 
 def _folder_after_launch(spec, paths: RunPaths, rank_launcher: str) -> bool:
     """Whether the run folder can be made behind the gate, after mpiexec's start (LocalJob.folder_later), which
     spares the launch its mkdir (~0.1 ms here) before mpiexec starts: where the C rank launcher waits for a gate that
     appears later (its lines alone: no ready file), no input is materialized in the folder before the launch, the
-    folder is this driver's to make (not a read-only store's driver's, store_view), and the store's runs/ has its
-    folder to hold mpiexec's log meanwhile (RunPaths.launcher_log_early, made once runs/ is: prepare_runs)."""
+    folder is this driver's to make (not a read-only store's driver's, store_view), and the store's runs/ exists to
+    hold mpiexec's log meanwhile (RunPaths.launcher_log_beside)."""
     return (gate_by_lines(rank_launcher, spec.distribution.world_size) and not spec.inputs
-            and not store_view.protected(paths.home) and os.path.isdir(os.path.dirname(paths.launcher_log_early)))
+            and not store_view.protected(paths.home) and os.path.isdir(os.path.dirname(paths.root)))
 
 
 def _launch_first(job: LocalJob, spec, launcher, input_paths, output_paths, binds_inputs: bool,

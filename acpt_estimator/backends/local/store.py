@@ -19,8 +19,7 @@ from ...paths import contained
 from . import atomic, folder_spread
 
 HOME_VAR = "ACPT_ESTIMATOR_HOME"
-EARLY_LOG_SUFFIX = ".mpiexec.txt"  # runs/.early-logs/.<run>.mpiexec.txt: RunPaths.launcher_log_early
-EARLY_LOG_FOLDER = ".early-logs"  # (under runs/; before it, a version kept them in runs/ itself)
+EARLY_LOG_SUFFIX = ".mpiexec.txt"  # runs/.<run>.mpiexec.txt: RunPaths.launcher_log_beside
 STALE_EARLY_LOG_SECONDS = 60.0
 DEFAULT_HOME = ".acpt"
 
@@ -138,13 +137,12 @@ class RunPaths:
         return os.path.join(self.root, ".mpiexec.txt")
 
     @property
-    def launcher_log_early(self) -> str:
+    def launcher_log_beside(self) -> str:
         """Where mpiexec's output goes from its start when the run folder itself is made only behind the gate
-        (job.start: ``folder_later``): in runs/.early-logs/ (prepare_runs makes it, spread over the disk as the run
-        folders are), under a hidden name, linked and removed like launcher_log (one its driver was killed too early
-        to remove goes with a later listing: all_run_records)."""
+        (job.start: ``folder_later``): beside it in runs/, under a hidden name, linked and removed like launcher_log
+        (one its driver was killed too early to remove goes with a later listing: all_run_records)."""
         folder, name = os.path.split(self.root)
-        return os.path.join(folder, EARLY_LOG_FOLDER, f".{name}{EARLY_LOG_SUFFIX}")
+        return os.path.join(folder, f".{name}{EARLY_LOG_SUFFIX}")
 
     @property
     def launcher_log_file(self) -> str:
@@ -162,19 +160,17 @@ class RunPaths:
             if protected(self.home):
                 request("run", run_id=self.run_id)
                 return
-        prepare_runs(self.home)
         try:
             os.mkdir(self.root)
         except FileNotFoundError:  # the store's first run (runs/ is made once, not checked on every launch)
-            os.makedirs(os.path.dirname(self.root), exist_ok=True)
-            prepare_runs(self.home)
+            make_runs_folder(self.home)
             os.mkdir(self.root)
         if not ranks_later:
             self.create_rank_folders()
 
     def create_rank_folders(self, early_log: str | None = None) -> None:
         """files/ with its logs' folders and status/, and mpiexec's log (``early_log``: launcher_log, or
-        launcher_log_early) linked into system_logs/."""
+        launcher_log_beside) linked into system_logs/."""
         early_log = early_log or self.launcher_log
         for folder in (self.files, self.system_logs, self.user_logs, self.status):
             with contextlib.suppress(FileExistsError):  # made whole by the driver of a job with a read-only store
@@ -193,7 +189,7 @@ class RunPaths:
     def settle_launcher_log(self, early_log: str | None = None) -> None:
         """mpiexec's log under its one name in files/ (linked there if the run ended before its gate opened), from
         ``early_log`` where the caller knows which early name the launch used, else from either."""
-        for early_name in (early_log,) if early_log else (self.launcher_log, self.launcher_log_early):
+        for early_name in (early_log,) if early_log else (self.launcher_log, self.launcher_log_beside):
             try:
                 early = os.lstat(early_name)
             except FileNotFoundError:
@@ -207,22 +203,27 @@ class RunPaths:
                 os.unlink(early_name)
 
 
-_prepared_homes: set = set()  # stores whose runs/ this driver has prepared (or found it could not)
+def make_runs_folder(store_home: str) -> None:
+    """The store's runs/, at its first run. A store folder made here (or found empty) is first marked for ext4 to
+    place each folder made in it, runs/ among them, in a quiet part of the disk, away from where files were just
+    removed (folder_spread says why); a run folder then goes where runs/ lies, and its files with it. A folder that
+    holds anything else already is left as it is: it may be the user's."""
+    try:
+        os.makedirs(store_home)
+        ours = True
+    except FileExistsError:
+        ours = _empty_folder(store_home)
+    if ours:
+        folder_spread.spread_subfolders(store_home)
+    os.makedirs(os.path.join(store_home, "runs"), exist_ok=True)
 
 
-def prepare_runs(store_home: str) -> None:
-    """Once per driver and store, where runs/ exists: runs/ marked for ext4 to place each folder made in it in a
-    quiet part of the disk, away from where files were just removed (folder_spread says why), and its folder for
-    mpiexec's early logs made there (RunPaths.launcher_log_early: a file made in runs/ itself would lie where runs/
-    does)."""
-    if store_home in _prepared_homes:
-        return
-    runs = os.path.join(store_home, "runs")
-    if os.path.isdir(runs):
-        _prepared_homes.add(store_home)
-        folder_spread.spread_subfolders(runs)
-        with contextlib.suppress(OSError):  # (a store this user cannot write in: its launches make folders first)
-            os.mkdir(os.path.join(runs, EARLY_LOG_FOLDER))
+def _empty_folder(path: str) -> bool:
+    try:
+        with os.scandir(path) as entries:
+            return next(entries, None) is None
+    except OSError:
+        return False
 
 
 def _same_file(first: str, second: str) -> bool:
@@ -295,12 +296,7 @@ def all_run_records(store_home: str | None = None) -> list[dict]:
     except FileNotFoundError:
         return []
     for name in names:
-        if name == EARLY_LOG_FOLDER:
-            with contextlib.suppress(OSError):
-                for early in os.listdir(os.path.join(runs_root, name)):
-                    _remove_if_stale(runs_root, os.path.join(name, early))
-            continue
-        if name.startswith(".") and name.endswith(EARLY_LOG_SUFFIX):  # (where an earlier version made them)
+        if name.startswith(".") and name.endswith(EARLY_LOG_SUFFIX):
             _remove_if_stale(runs_root, name)
             continue
         if name.startswith(SPARE_PREFIX):
@@ -315,15 +311,12 @@ def all_run_records(store_home: str | None = None) -> list[dict]:
 
 
 def _remove_if_stale(runs_root: str, name: str) -> None:
-    """mpiexec's early log (``name`` under runs/) of a run folder that was never made (RunPaths.launcher_log_early):
-    its driver was killed in the ~0.1 ms between mpiexec's start and the folder's creation, and nothing else would
-    ever remove it. A driver that is alive makes the folder (or discards the run, the log with it) at once: one older
-    than a minute without its folder is left over."""
+    """mpiexec's early log beside a run folder that was never made (RunPaths.launcher_log_beside): its driver was
+    killed in the ~0.1 ms between mpiexec's start and the folder's creation, and nothing else would ever remove it. A
+    driver that is alive makes the folder (or discards the run, the log with it) at once: one older than a minute
+    without its folder is left over."""
     early = os.path.join(runs_root, name)
-    base = os.path.basename(name)
-    if not (base.startswith(".") and base.endswith(EARLY_LOG_SUFFIX)):
-        return
-    if os.path.lexists(os.path.join(runs_root, base[1:-len(EARLY_LOG_SUFFIX)])):
+    if os.path.lexists(os.path.join(runs_root, name[1:-len(EARLY_LOG_SUFFIX)])):
         return
     with contextlib.suppress(OSError):  # (gone meanwhile, or a read-only view of the store: a job's own listing)
         if time.time() - os.lstat(early).st_mtime > STALE_EARLY_LOG_SECONDS:
