@@ -14,9 +14,9 @@ creation's CPU. Measured on ext4 images on a loop device (1 GiB, inode tables wr
   job's three removals a run turned into renames), where an image with a journal stayed at 16-18 us and
   1.112-1.120x.
 The check is made only in the block group where the new inode goes: its folder's for a file, mostly its parent's for
-a folder. A store marks its own folder for ext4 to place runs/ in a group with few folders
-(backends/local/folder_spread.py), which a recent mass removal rarely is; run folders then follow runs/. This script
-probes a new folder in such a runs/ beside the plain one.
+a folder. A store marks its own folder for ext4 to place runs/ in a group with few folders, and checks the place it
+got (backends/local/folder_spread.py); run folders then follow runs/. This script probes a new folder in such a
+runs/ beside the plain one.
 
     python benchmarks/store_disk.py [FOLDER] [--files 5000]   # the disk under FOLDER, and what removals cost there
 """

@@ -102,3 +102,59 @@ def test_a_folder_that_holds_anything_else_is_left_as_it_is(tmp_path):
     RunPaths(str(home), "exp_1_aaaaaaaa").create()
     assert _flags(home) == before and not folder_spread.is_spread(str(home))
     assert (home / "runs" / "exp_1_aaaaaaaa").is_dir()
+
+
+def _timed_as(monkeypatch, seconds: list) -> list:
+    """folder_spread's creation probe answering ``seconds`` in turn; returns the (inode, folder) of each trial."""
+    tried = []
+
+    def creation_seconds(folder):
+        tried.append((os.stat(folder).st_ino, folder))
+        return seconds[len(tried) - 1]
+
+    monkeypatch.setattr(folder_spread, "_creation_seconds", creation_seconds)
+    return tried
+
+
+def test_a_folder_placed_where_creations_are_quick_is_kept_at_once(tmp_path, monkeypatch):
+    tried = _timed_as(monkeypatch, [20e-6])
+    folder_spread.make_quiet_folder(str(tmp_path / "runs"))
+    assert len(tried) == 1 and os.stat(tmp_path / "runs").st_ino == tried[0][0]
+    assert os.listdir(tmp_path) == ["runs"]  # (no trial folder left)
+
+
+def test_where_creations_are_slow_the_folder_is_made_again_elsewhere(tmp_path, monkeypatch):
+    """As in a group a removal just emptied: the quick trial becomes the folder, the slow ones go."""
+    tried = _timed_as(monkeypatch, [400e-6, 300e-6, 15e-6, 10e-6])
+    folder_spread.make_quiet_folder(str(tmp_path / "runs"))
+    assert len(tried) == 3 and os.stat(tmp_path / "runs").st_ino == tried[2][0]
+    assert os.listdir(tmp_path) == ["runs"]
+
+
+def test_where_every_trial_is_slow_the_quickest_is_kept(tmp_path, monkeypatch):
+    tried = _timed_as(monkeypatch, [400e-6, 200e-6, 900e-6, 300e-6])
+    folder_spread.make_quiet_folder(str(tmp_path / "runs"))
+    assert len(tried) == folder_spread.PLACEMENT_TRIES and os.stat(tmp_path / "runs").st_ino == tried[1][0]
+    assert os.listdir(tmp_path) == ["runs"]
+
+
+def test_a_folder_another_process_made_and_filled_meanwhile_stays(tmp_path, monkeypatch):
+    (tmp_path / "runs" / "exp_1_aaaaaaaa").mkdir(parents=True)
+    before = os.stat(tmp_path / "runs").st_ino
+    _timed_as(monkeypatch, [20e-6])
+    folder_spread.make_quiet_folder(str(tmp_path / "runs"))
+    assert os.stat(tmp_path / "runs").st_ino == before and os.listdir(tmp_path) == ["runs"]
+
+
+def test_the_probe_times_real_creations_and_leaves_nothing(tmp_path):
+    seconds = folder_spread._creation_seconds(str(tmp_path))
+    assert 0 < seconds < 1 and os.listdir(tmp_path) == []
+
+
+def test_empty_trial_folders_a_killed_process_left_go_and_others_stay(tmp_path, monkeypatch):
+    (tmp_path / ".runs.placing-99-0").mkdir()
+    (tmp_path / ".runs.placing-99-1").mkdir()
+    (tmp_path / ".runs.placing-99-1" / "something").write_text("not a trial's", encoding="utf-8")
+    _timed_as(monkeypatch, [20e-6])
+    folder_spread.make_quiet_folder(str(tmp_path / "runs"))
+    assert sorted(os.listdir(tmp_path)) == [".runs.placing-99-1", "runs"]

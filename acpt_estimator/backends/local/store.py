@@ -206,16 +206,19 @@ class RunPaths:
 def make_runs_folder(store_home: str) -> None:
     """The store's runs/, at its first run. A store folder made here (or found empty) is first marked for ext4 to
     place each folder made in it, runs/ among them, in a quiet part of the disk, away from where files were just
-    removed (folder_spread says why); a run folder then goes where runs/ lies, and its files with it. A folder that
-    holds anything else already is left as it is: it may be the user's."""
+    removed (folder_spread says why), and runs/ is placed on trial where creations are quick (make_quiet_folder); a
+    run folder then goes where runs/ lies, and its files with it. A folder that holds anything else already is left
+    as it is: it may be the user's."""
     try:
         os.makedirs(store_home)
         ours = True
     except FileExistsError:
         ours = _empty_folder(store_home)
-    if ours:
-        folder_spread.spread_subfolders(store_home)
-    os.makedirs(os.path.join(store_home, "runs"), exist_ok=True)
+    runs = os.path.join(store_home, "runs")
+    if ours and folder_spread.spread_subfolders(store_home):
+        folder_spread.make_quiet_folder(runs)
+    else:
+        os.makedirs(runs, exist_ok=True)
 
 
 def _empty_folder(path: str) -> bool:
