@@ -92,3 +92,14 @@ def test_a_given_file_that_is_no_regular_file_is_left_alone_and_a_temporary_used
         staged.commit()
         assert dest.read_text() == name
     assert other.read_text() == "someone else's"
+
+
+def test_a_rename_unless_there_never_replaces_even_an_empty_folder(tmp_path):
+    source, dest = tmp_path / "made", tmp_path / "runs"
+    source.mkdir()
+    dest.mkdir()
+    assert atomic.renamed_unless_there(str(source), str(dest)) is False  # (None only without renameat2)
+    assert source.is_dir() and dest.is_dir()
+    dest.rmdir()
+    assert atomic.renamed_unless_there(str(source), str(dest)) is True
+    assert dest.is_dir() and not source.exists()

@@ -5,6 +5,8 @@ from __future__ import annotations
 import array
 import fcntl
 import os
+import subprocess
+import threading
 
 import pytest
 
@@ -138,8 +140,12 @@ def test_where_every_trial_is_slow_the_quickest_is_kept(tmp_path, monkeypatch):
     assert os.listdir(tmp_path) == ["runs"]
 
 
-def test_a_folder_another_process_made_and_filled_meanwhile_stays(tmp_path, monkeypatch):
-    (tmp_path / "runs" / "exp_1_aaaaaaaa").mkdir(parents=True)
+@pytest.mark.parametrize("filled", [True, False], ids=["filled", "empty"])
+def test_a_folder_another_process_made_meanwhile_stays(tmp_path, monkeypatch, filled):
+    """Even an empty one: replacing it would fail whoever is making something in it at that moment (ENOENT)."""
+    (tmp_path / "runs").mkdir()
+    if filled:
+        (tmp_path / "runs" / "exp_1_aaaaaaaa").mkdir()
     before = os.stat(tmp_path / "runs").st_ino
     _timed_as(monkeypatch, [20e-6])
     folder_spread.make_quiet_folder(str(tmp_path / "runs"))
@@ -151,10 +157,34 @@ def test_the_probe_times_real_creations_and_leaves_nothing(tmp_path):
     assert 0 < seconds < 1 and os.listdir(tmp_path) == []
 
 
-def test_empty_trial_folders_a_killed_process_left_go_and_others_stay(tmp_path, monkeypatch):
-    (tmp_path / ".runs.placing-99-0").mkdir()
-    (tmp_path / ".runs.placing-99-1").mkdir()
-    (tmp_path / ".runs.placing-99-1" / "something").write_text("not a trial's", encoding="utf-8")
+def test_trial_folders_a_killed_process_left_go_and_a_live_ones_stay(tmp_path, monkeypatch):
+    gone = subprocess.Popen(["/bin/true"])
+    gone.wait()  # (its pid runs no more)
+    left = tmp_path / f".staging-{gone.pid}-0a1b2c3d"
+    (left / ".probe-0").parent.mkdir()
+    (left / ".probe-0").write_text("", encoding="utf-8")  # killed between a probe's creation and its removal
+    live = tmp_path / f".staging-{os.getpid()}-4e5f6a7b"  # (another thread's, placing at the same moment)
+    live.mkdir()
     _timed_as(monkeypatch, [20e-6])
     folder_spread.make_quiet_folder(str(tmp_path / "runs"))
-    assert sorted(os.listdir(tmp_path)) == [".runs.placing-99-1", "runs"]
+    assert sorted(os.listdir(tmp_path)) == [live.name, "runs"]
+
+
+def test_two_threads_placing_one_folder_at_once_both_find_it(tmp_path):
+    """Threads of one driver (a pipeline's steps) may make a new store's first runs together."""
+    errors = []
+
+    def place(index):
+        try:
+            folder_spread.make_quiet_folder(str(tmp_path / "runs"))
+            os.mkdir(tmp_path / "runs" / f"run-{index}")
+        except OSError as err:
+            errors.append(err)
+
+    threads = [threading.Thread(target=place, args=(index,)) for index in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+    assert os.listdir(tmp_path) == ["runs"] and len(os.listdir(tmp_path / "runs")) == 4  # (no run folder lost)

@@ -109,7 +109,7 @@ def writable_regular_file(path: str) -> int | None:
     return handle
 
 
-_RENAME_EXCHANGE, _AT_FDCWD = 2, -100
+_RENAME_NOREPLACE, _RENAME_EXCHANGE, _AT_FDCWD = 1, 2, -100
 _renameat2: list = []  # [libc's renameat2, or None where there is none]
 
 
@@ -118,6 +118,32 @@ def _exchanged(tmp: str, dest: str) -> bool:
     or the system cannot (then os.replace does it). Why not always os.replace: ext4 flushes a file renamed over an
     existing one (auto_da_alloc), 0.2-0.4 ms for a run's final record on this project's machines; an exchange is no
     such rename."""
+    function = _renameat2_function()
+    return function is not None and function(_AT_FDCWD, os.fsencode(tmp), _AT_FDCWD, os.fsencode(dest),
+                                             _RENAME_EXCHANGE) == 0
+
+
+def renamed_unless_there(source: str, dest: str) -> bool | None:
+    """``source`` renamed to ``dest`` only where nothing has that name (renameat2 RENAME_NOREPLACE): True if renamed,
+    False if ``dest`` exists; None where the system has no such rename. os.rename would replace an empty folder, and
+    a process making something in that folder at the moment then fails with ENOENT."""
+    function = _renameat2_function()
+    if function is None:
+        return None
+    if function(_AT_FDCWD, os.fsencode(source), _AT_FDCWD, os.fsencode(dest), _RENAME_NOREPLACE) == 0:
+        return True
+    import ctypes
+
+    code = ctypes.get_errno()
+    if code == errno.EEXIST:
+        return False
+    if code in (errno.EINVAL, errno.ENOSYS):  # (a file system or kernel without the flag)
+        return None
+    raise OSError(code, os.strerror(code), dest)
+
+
+def _renameat2_function():
+    """libc's renameat2, looked up once; None where there is none."""
     if not _renameat2:
         try:
             import ctypes
@@ -127,9 +153,7 @@ def _exchanged(tmp: str, dest: str) -> bool:
         except (OSError, AttributeError):
             function = None
         _renameat2.append(function)
-    function = _renameat2[0]
-    return function is not None and function(_AT_FDCWD, os.fsencode(tmp), _AT_FDCWD, os.fsencode(dest),
-                                             _RENAME_EXCHANGE) == 0
+    return _renameat2[0]
 
 
 def stage(folder: str) -> str:

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import array
 import contextlib
-import errno
 import logging
 import os
 import struct
 import sys
 import time
+
+from . import atomic
 
 logger = logging.getLogger(__name__)
 
@@ -84,38 +85,30 @@ _PROBES = 3  # creations timed per trial, the fastest counting (the first in a g
 def make_quiet_folder(path: str) -> None:
     """Make the folder ``path`` in a marked folder (spread_subfolders) where creations in it are quick: up to
     PLACEMENT_TRIES folders made beside it under names of their own, the quickest renamed to ``path`` and the others
-    removed. Where ``path`` exists meanwhile (another process made it, and something in it), that one stays."""
-    parent, name = os.path.split(path)
-    _remove_left_trials(parent, name)
+    removed. Where ``path`` exists meanwhile (another process or thread made it), that one stays."""
+    parent = os.path.dirname(path)
+    atomic.clean_stale(parent)  # (trials a process killed while placing left: their names carry its pid)
     trials: list = []  # (seconds a creation took, folder)
     try:
-        for attempt in range(PLACEMENT_TRIES):
-            folder = os.path.join(parent, f".{name}.placing-{os.getpid()}-{attempt}")
+        for _ in range(PLACEMENT_TRIES):
+            # atomic's name for a folder being built (clean_stale knows it), unique to this call: threads of one
+            # driver may place a new store's runs/ at once
+            folder = os.path.join(parent, f".staging-{os.getpid()}-{os.urandom(4).hex()}")
             os.mkdir(folder)
             trials.append((_creation_seconds(folder), folder))
             if trials[-1][0] < QUIET_CREATION_SECONDS:
                 break
         quickest = min(trials)
-        try:
-            os.rename(quickest[1], path)  # (over an empty folder of that name: it replaces it; a full one stays)
+        renamed = atomic.renamed_unless_there(quickest[1], path)  # (one made meanwhile stays: it may be in use)
+        if renamed is None:  # (no such rename here: where one was made meanwhile, it stays all the same)
+            with contextlib.suppress(FileExistsError):
+                os.mkdir(path)
+        elif renamed:
             trials.remove(quickest)
-        except OSError as err:
-            if err.errno not in (errno.EEXIST, errno.ENOTEMPTY):
-                raise
     finally:
         for _, folder in trials:
             with contextlib.suppress(OSError):
                 os.rmdir(folder)
-
-
-def _remove_left_trials(parent: str, name: str) -> None:
-    """Trial folders of ``name`` that a process killed while placing it left (empty ones only: anything else in
-    such a folder was not put there by a trial, and stays)."""
-    with contextlib.suppress(OSError), os.scandir(parent) as entries:
-        for entry in entries:
-            if entry.name.startswith(f".{name}.placing-"):
-                with contextlib.suppress(OSError):
-                    os.rmdir(entry.path)
 
 
 def _creation_seconds(folder: str) -> float:
