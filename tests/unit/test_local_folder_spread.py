@@ -13,6 +13,8 @@ import pytest
 from acpt_estimator.backends.local import folder_spread, store
 from acpt_estimator.backends.local.store import RunPaths
 
+from .test_benchmark_store_disk import store_disk
+
 
 def _flags(folder) -> int | None:
     """The folder's inode flags as chattr sees them; None where the file system has none."""
@@ -29,14 +31,7 @@ def _flags(folder) -> int | None:
 
 def _on_ext4(folder) -> bool:
     """Whether ``folder`` lies on an ext2/3/4 file system (the only ones with the top-directory flag)."""
-    best, kind = "", ""
-    with open("/proc/self/mountinfo", encoding="utf-8") as mounts:
-        for line in mounts:
-            fields = line.split()
-            point, fs_type = fields[4], fields[fields.index("-") + 1]
-            if (str(folder) + "/").startswith(point.rstrip("/") + "/") and len(point) >= len(best):
-                best, kind = point, fs_type
-    return kind in ("ext2", "ext3", "ext4")
+    return store_disk.describe(str(folder)).startswith("ext")
 
 
 def test_a_folder_on_ext4_is_marked_and_keeps_its_other_flags(tmp_path):

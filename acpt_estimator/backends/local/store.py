@@ -16,7 +16,7 @@ import urllib.parse
 
 from ...names import check as check_name, storage_key
 from ...paths import contained
-from . import atomic, folder_spread
+from . import atomic
 
 HOME_VAR = "ACPT_ESTIMATOR_HOME"
 EARLY_LOG_SUFFIX = ".mpiexec.txt"  # runs/.<run>.mpiexec.txt: RunPaths.launcher_log_beside
@@ -209,6 +209,8 @@ def make_runs_folder(store_home: str) -> None:
     removed (folder_spread says why), and runs/ is placed on trial where creations are quick (make_quiet_folder); a
     run folder then goes where runs/ lies, and its files with it. A folder that holds anything else already is left
     as it is: it may be the user's."""
+    from . import folder_spread  # (only at a store's first run: not on the import path of a rank's Run)
+
     try:
         os.makedirs(store_home)
         ours = True
