@@ -606,8 +606,9 @@ def install_interrupt_handlers() -> None:
 def restore_interrupt_handlers() -> None:
     """Give the driver its own Ctrl-C/SIGTERM/SIGHUP handlers back once none of its jobs or schedulers (sweeps,
     pipelines) runs; from the main thread only (signal.signal works nowhere else). The next job installs ours again."""
+    # (A thread's name first: is_alive() of each of the driver's threads cost ~15 us here, as the job's waiter returns.)
     if threading.current_thread() is not threading.main_thread() or active() or any(
-            t.is_alive() and t.name.startswith(("hyperdrive-", "pipeline-")) for t in threading.enumerate()):
+            t.name.startswith(("hyperdrive-", "pipeline-")) and t.is_alive() for t in threading.enumerate()):
         return
     for signum, previous in list(_previous.items()):
         if _handlers.getsignal(signum) is _on_signal:
