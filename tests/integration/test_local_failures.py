@@ -260,6 +260,35 @@ def test_a_view_that_cannot_be_made_once_the_launcher_runs_ends_it_and_leaves_no
     assert not runs.exists() or os.listdir(runs) == []
 
 
+def test_a_submission_that_fails_after_its_launcher_was_asked_for_leaves_nothing(job, tmp_path, monkeypatch):
+    """The launcher's process is asked of the spawn server early in job.start (request_launcher), before the run's
+    record is made: a failure in between ends that waiting process unused, and leaves no cgroup or run folder."""
+    from acpt_estimator.backends.local import job as local_job
+
+    asked = []
+    request = local_job.request_launcher
+
+    def recording_request(tracker, *args):
+        waiting = request(tracker, *args)
+        asked.append((tracker, waiting))
+        return waiting
+
+    def failing_record(*args):
+        raise RuntimeError("the record could not be made")
+
+    monkeypatch.setattr(local_job, "request_launcher", recording_request)
+    monkeypatch.setattr(local_job, "_initial_record", failing_record)
+    with pytest.raises(RuntimeError, match="record could not be made"):
+        job()
+    ((tracker, waiting),) = asked
+    if waiting is None:
+        pytest.skip("no spawn server here (it needs a writable cgroup v2 hierarchy and a C compiler)")
+    assert waiting._report is None  # ended and reaped (Waiting.cancel)
+    assert not os.path.exists(tracker.birth_cgroup())  # the cgroup the server made for it is gone
+    runs = tmp_path / "store" / "runs"
+    assert not runs.exists() or os.listdir(runs) == []
+
+
 def test_a_run_whose_preparation_fails_after_the_launcher_started_leaves_nothing(job, tmp_path, monkeypatch):
     """The snapshot is copied while mpiexec starts, its ranks held at the gate: when that copy fails (here: made to
     fail), the held job is ended, nothing of the user's ran, and neither a run folder nor a process is left."""

@@ -168,11 +168,12 @@ class Waiting:
             return None
         finally:
             os.close(output)
-        return Spawning(None, self._report, argv[0], self.job_namespace)
+        report, self._report = self._report, None  # the launch's from now on: cancel() no longer touches it
+        return Spawning(None, report, argv[0], self.job_namespace)
 
     def cancel(self) -> None:
         """End the waiting process without running anything there (it exits at the end of what it reads) and reap
-        it; idempotent."""
+        it; idempotent, and nothing once go() has sent the command."""
         report, self._report = self._report, None
         if report is None:
             return

@@ -32,7 +32,7 @@ from .mpi import find_launcher
 from ...names import new_run_id
 from .store import (RunPaths, describe_os_error, disk_full_note, home, release_reserve, reserve, stage_final_json,
                     user, within, write_final_json, write_json)
-from .supervisor import Supervisor
+from .supervisor import Supervisor, request_launcher
 
 logger = logging.getLogger(__name__)
 TAIL_LINES = 30
@@ -316,19 +316,23 @@ def start(spec, experiment, parent_run_id: str | None = None) -> tuple[RunPaths,
     # Where the folder could be made behind the gate, a spare one is claimed instead where there is one: a rename
     # before mpiexec's command in place of its log's creation, and seven entries fewer behind the gate.
     spare = folder_later and spare_folders.claim(paths)
-    job = None
+    job = waiting = None
     try:
         if not folder_later:
             paths.create(ranks_later=True)  # the rest behind the gate (_prepare)
         output_paths = data.resolve_outputs(spec, store_home, run_id)
         input_paths, mounts = data.materialize(spec, sources, paths.root)
+        # The launcher's process is asked of the spawn server as soon as what it needs is known (its cgroup and
+        # namespace): the server's part of the launch then overlaps the rest of the planning (request_launcher).
+        view = _store_view_applies(store_home)
+        waiting = request_launcher(tracker, view or bool(mounts), bool(rank_launcher))
         now = time.time()
         record = _initial_record(spec, experiment, run_id, now, input_paths, output_paths, launcher)
         if parent_run_id is not None:
             record["parentRunId"] = parent_run_id
         job = LocalJob(paths, record, spec.max_run_duration_seconds, tracker, folder_later=folder_later and not spare)
-        job.spare = spare
-        ctx = _launch_first(job, spec, launcher, input_paths, output_paths, bool(mounts), rank_launcher)
+        job.spare, job.view = spare, view
+        ctx = _launch_first(job, spec, launcher, input_paths, output_paths, bool(mounts), rank_launcher, waiting)
         # mpiexec starts now; the snapshot, the ranks' plan and the rest are made while it starts its proxy and the
         # ranks' launchers, which wait at the gate (launch.render_gate) until that is done and the launcher is
         # tracked. A snapshot refused then (check_snapshot) ends the job before anything of the user's ran.
@@ -336,6 +340,8 @@ def start(spec, experiment, parent_run_id: str | None = None) -> tuple[RunPaths,
         if not job.view and not store_view.protected(store_home):
             _say_store_is_writable(store_home, run_id)
     except BaseException as err:
+        if waiting is not None:  # (not started: ended here; a launch already sent is the job's, ended by _discard)
+            waiting.cancel()
         _discard(paths, job, tracker)
         if isinstance(err, OSError) and err.errno in (errno.ENOSPC, errno.EDQUOT):
             raise ExperimentExecutionException(
@@ -404,16 +410,17 @@ def _folder_after_launch(spec, paths: RunPaths, rank_launcher: str) -> bool:
 
 
 def _launch_first(job: LocalJob, spec, launcher, input_paths, output_paths, binds_inputs: bool,
-                  rank_launcher: str) -> LaunchContext:
-    """What mpiexec needs before it starts: its namespace asked of the watcher thread (made meanwhile), the gate (its
-    FIFO made behind it where the run folder is), its command line and environment (and rank.sh for the shell).
-    Returns the launch's context, completed by _plan."""
+                  rank_launcher: str, waiting) -> LaunchContext:
+    """What mpiexec needs before it starts: its process asked of the spawn server already (``waiting``, from
+    request_launcher; None where that could not be had) or its namespace asked of the watcher thread (made
+    meanwhile), the gate (its FIFO made behind it where the run folder is), its command line and environment (and
+    rank.sh for the shell). Returns the launch's context, completed by _plan."""
     paths, record = job.paths, job.record
-    job.view = _store_view_applies(paths.home)
     # The store view's binds (known once the snapshot says whether the job uses MLflow) and the inputs' are made in
     # the namespace by the watcher thread later (Supervisor.bind), still before the gate opens. mpiexec may stay at
     # the spawn server's SCHED_BATCH where every rank starts through the C rank launcher (rank_exec.c says why).
-    job.supervisor.prepare(namespace=job.view or binds_inputs, tracker=job.tracker, keep_batch=bool(rank_launcher))
+    job.supervisor.prepare(namespace=job.view or binds_inputs, tracker=job.tracker, keep_batch=bool(rank_launcher),
+                           waiting=waiting)
     ctx = LaunchContext(
         run_id=record["runId"], experiment_name=record["experimentName"], run_dir=paths.root, workdir=paths.snapshot,
         user_logs=paths.user_logs, status_dir=paths.status, store_home=paths.home, python=sys.executable,

@@ -23,6 +23,7 @@ GRACE_SECONDS = 3.0  # SIGTERM first, so scripts can clean up; SIGKILL after thi
 # after this long waits on something a rank left behind (a daemon holding its pipes), and is ended.
 ALL_REPORTED_SECONDS = 1.0
 _STATUS = re.compile(r"^rank_(\d+)_exit_(\d+)$")
+_UNASKED = object()  # (Supervisor.prepare: the caller did not ask for the launcher's process itself)
 
 
 @attrs.frozen
@@ -136,7 +137,7 @@ class Supervisor:
         return self._thread is not None and self._thread.ident is not None
 
     # ---- control, from any thread (and from signal handlers) -----------------------------------------
-    def prepare(self, namespace: bool = False, tracker=None, keep_batch: bool = False) -> None:
+    def prepare(self, namespace: bool = False, tracker=None, keep_batch: bool = False, waiting=_UNASKED) -> None:
         """Get the launch ready while the caller still plans it. ``namespace``: mpiexec starts in a mount namespace
         of the job's own, whose binds (mount_ns) bind() hands over later, and runs with all it starts without
         CAP_SYS_ADMIN and CAP_SYS_PTRACE. Where ``tracker`` (the job's, procs.new_tracker) has a cgroup to start
@@ -144,19 +145,16 @@ class Supervisor:
         namespace); elsewhere the watcher thread starts now and makes the namespace on itself, dropping those
         capabilities from its own bounding set, which is why it serves one job and starts nothing else.
         ``keep_batch``: mpiexec stays at the spawn server's SCHED_BATCH (cgroup_spawn.launch); only for a launch
-        whose ranks start through the C rank launcher."""
+        whose ranks start through the C rank launcher. ``waiting``: what request_launcher gave the caller, who asked
+        for the launcher's process already (None where it could not be had), with the same ``namespace`` and
+        ``keep_batch``; this supervisor then starts it."""
         self._namespace, self._keep_batch = namespace, keep_batch
-        helper = cgroup_spawn.ready()
-        self._direct = bool(tracker is not None and tracker.birth_cgroup() and not tracker.launch_prefix() and helper)
+        self._direct = direct_launch(tracker)
+        if waiting is _UNASKED:
+            waiting = request_launcher(tracker, namespace, keep_batch)
+        self._waiting = waiting
         unmade = tracker is not None and not tracker.made
-        if self._direct:
-            # The server makes the job's cgroup (where the tracker left that to it), clones mpiexec's process there
-            # and makes its namespace, while the caller plans the launch.
-            self._waiting = cgroup_spawn.prepare(helper, tracker.birth_cgroup(), bool(namespace), keep_batch,
-                                                 make_cgroup=unmade)
-            if self._waiting is not None and unmade:
-                tracker.made = True  # asked of the server: its report says if it could not (CgroupNotMade)
-        if unmade and not tracker.made:  # no server to ask: the launch below needs it
+        if unmade:  # no server to ask: the launch below needs it
             tracker.make()
         self._preparing.set()
         if not self._direct:
@@ -493,6 +491,30 @@ class Supervisor:
         return Outcome(reason=reason, launcher_code=self.process.returncode, exits=exits,
                        first_failure=failures[0] if failures else None, started=self.started, ended=time.time(),
                        stragglers=self._stragglers)
+
+
+def direct_launch(tracker) -> bool:
+    """Whether the job's launcher can start inside its cgroup from the submitting thread, through the spawn server
+    (Supervisor.prepare)."""
+    return bool(tracker is not None and tracker.birth_cgroup() and not tracker.launch_prefix() and cgroup_spawn.ready())
+
+
+def request_launcher(tracker, namespace: bool, keep_batch: bool):
+    """Where the launch can be direct: the launcher's process asked of the spawn server now (cgroup_spawn.Waiting),
+    for the Supervisor to start (prepare's ``waiting``), else None. The server makes the job's cgroup (where the
+    tracker left that to it), clones the process there and makes its namespace, on its CPU while the caller plans
+    the launch. That takes the server about as long as the rest of the planning (~0.25 ms here), so the sooner it is
+    asked, the sooner mpiexec can start: asked by job.start before the run's record and its LocalJob are made, a
+    trivial job's ranks started ~0.1 ms sooner (issue 24's A/B, in one process). The caller cancels it where the
+    job is not started after all."""
+    if not direct_launch(tracker):
+        return None
+    unmade = not tracker.made
+    waiting = cgroup_spawn.prepare(cgroup_spawn.ready(), tracker.birth_cgroup(), bool(namespace), keep_batch,
+                                   make_cgroup=unmade)
+    if waiting is not None and unmade:
+        tracker.made = True  # asked of the server: its report says if it could not (CgroupNotMade)
+    return waiting
 
 
 class _Process:
