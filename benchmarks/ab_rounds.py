@@ -8,12 +8,17 @@ import os
 import statistics
 
 
-def parse_checkouts(description: str, what: str, rounds: int, settle: bool = False) -> argparse.Namespace:
-    """``checkouts`` (``what`` they hold) and ``--rounds`` (with ``settle``: ``--settle-ms``); prints the load the
-    benchmark begins at."""
+def parse_checkouts(description: str, what: str, rounds: int, settle: bool = False,
+                    copies: int = 0) -> argparse.Namespace:
+    """``checkouts`` (``what`` they hold) and ``--rounds`` (with ``settle``: ``--settle-ms``; with ``copies``:
+    ``--copies``, that many by default); prints the load the benchmark begins at."""
     parser = argparse.ArgumentParser(description=description)
     parser.add_argument("checkouts", nargs="+", help=f"folders holding {what}")
     parser.add_argument("--rounds", type=int, default=rounds)
+    if copies:
+        parser.add_argument("--copies", type=int, default=copies,
+                            help="worker processes per checkout, each with a store of its own: the spread between "
+                                 "copies of one checkout is what separate processes differ by with the same code")
     if settle:
         parser.add_argument("--settle-ms", type=float, default=0.0,
                             help="a pause after each timed run, not timed: work a run leaves running after its end "
@@ -39,3 +44,23 @@ def report(rows: list, checkouts, plain: int, plain_label: str, overhead_label: 
         overhead = statistics.median(r[index] - r[plain] for r in rows) * 1000
         ratio = statistics.median(r[index] / r[plain] for r in rows)
         print(f"{checkout:30s} {overhead_label} {overhead:7.2f} ms   ratio {ratio:.3f}x")
+
+
+def report_copies(rows: list, checkouts, copies: int, plain: int, plain_label: str, overhead_label: str) -> None:
+    """report() where each checkout ran in ``copies`` workers (slot ``i * copies + k``: checkout ``i``'s copy ``k``):
+    each checkout's overhead and ratio over all its copies' runs, each copy's overhead, and how far copies of one
+    checkout lie apart: a difference between checkouts smaller than that is no difference."""
+    print(f"{plain_label}: median {statistics.median(r[plain] for r in rows) * 1000:.1f} ms, {len(rows)} rounds, "
+          f"{copies} worker(s) per checkout")
+    spread = 0.0
+    for index, checkout in enumerate(checkouts):
+        slots = range(index * copies, (index + 1) * copies)
+        overhead = statistics.median(r[k] - r[plain] for r in rows for k in slots) * 1000
+        ratio = statistics.median(r[k] / r[plain] for r in rows for k in slots)
+        each = [statistics.median(r[k] - r[plain] for r in rows) * 1000 for k in slots]
+        spread = max(spread, max(each) - min(each))
+        print(f"{checkout:30s} {overhead_label} {overhead:7.2f} ms   ratio {ratio:.3f}x   copies: "
+              + ", ".join(f"{e:.2f}" for e in each))
+    if copies > 1:
+        print(f"copies of one checkout lie up to {spread:.2f} ms apart (the same code in separate processes): "
+              "a smaller difference between checkouts is not one")

@@ -1,12 +1,19 @@
 """A trivial 2-rank local job under two (or more) checkouts of the package, interleaved job by job with plain mpiexec.
 
 The machine's speed drifts by a third within minutes, so comparing two versions run one after the other says
-little. Here one worker process per checkout (``PYTHONPATH=<checkout>``) waits for a command; the script asks each in
-turn for one ``exp.submit + wait_for_completion`` and one of them for a plain ``mpiexec -n 2 python script.py``, the
-order rotating every round, and prints each checkout's overhead over plain (median of the per-round differences) and
-the median of the per-round ratios.
+little. Here worker processes (``PYTHONPATH=<checkout>``) wait for a command; the script asks each in turn for one
+``exp.submit + wait_for_completion`` and one of them for a plain ``mpiexec -n 2 python script.py`` (each worker in
+turn), the order rotating every round, and prints each checkout's overhead over plain (median of the per-round
+differences) and the median of the per-round ratios.
 
-    python benchmarks/local_launch_ab.py [--rounds 90] OLD_CHECKOUT NEW_CHECKOUT [...]
+Each checkout runs in ``--copies`` workers (2 by default), each with a run store of its own, and the script prints
+each copy's overhead and how far copies of one checkout lie apart: a difference between checkouts smaller than that
+says nothing. Two workers running the same code differed by 0.05-0.12 ms a job here over 800-4000 rounds, on tmpfs
+too, while every plain run went through the first worker (as this script did until stop 50), as much as most changes
+save; with the plain runs going through every worker in turn, copies lay 0.01-0.02 ms apart (600 rounds). Where a
+change can be switched on and off in one process, timing both there is finer still.
+
+    python benchmarks/local_launch_ab.py [--rounds 90] [--copies 2] OLD_CHECKOUT NEW_CHECKOUT [...]
 
 (make OLD_CHECKOUT with ``git worktree add /tmp/old <commit>``).
 """
@@ -14,13 +21,14 @@ the median of the per-round ratios.
 from __future__ import annotations
 
 import functools
+import itertools
 import os
 import subprocess
 import sys
 import tempfile
 import time
 
-from ab_rounds import interleave, parse_checkouts, report
+from ab_rounds import interleave, parse_checkouts, report_copies
 
 WORKER = r'''
 import os, shutil, subprocess, sys, tempfile, time
@@ -51,11 +59,12 @@ shutil.rmtree(scratch)  # (its store holds every round's run)
 
 
 def main() -> None:
-    args = parse_checkouts(__doc__.splitlines()[0], "an acpt_estimator package", rounds=90, settle=True)
+    args = parse_checkouts(__doc__.splitlines()[0], "an acpt_estimator package", rounds=90, settle=True, copies=2)
     with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as handle:
         handle.write(WORKER)
     workers = [subprocess.Popen([sys.executable, handle.name, os.path.abspath(c)], stdin=subprocess.PIPE,
-                                stdout=subprocess.PIPE, text=True) for c in args.checkouts]
+                                stdout=subprocess.PIPE, text=True)
+               for c in args.checkouts for _ in range(args.copies)]
     try:
         def ask(index: int, what: str) -> float:
             workers[index].stdin.write(what + "\n")
@@ -71,13 +80,14 @@ def main() -> None:
             ask(index, "job")
         ask(0, "plain")
         runs = [functools.partial(ask, index, "job") for index in range(len(workers))]
-        rows = interleave(runs + [functools.partial(ask, 0, "plain")], args.rounds)
+        plain_by = itertools.cycle(range(len(workers)))  # (no worker's process is the plain runs' alone)
+        rows = interleave(runs + [lambda: ask(next(plain_by), "plain")], args.rounds)
     finally:
         for worker in workers:
             worker.stdin.close()
             worker.wait()
         os.unlink(handle.name)
-    report(rows, args.checkouts, len(workers), "plain mpiexec -n 2", "overhead over plain")
+    report_copies(rows, args.checkouts, args.copies, len(workers), "plain mpiexec -n 2", "overhead over plain")
 
 
 if __name__ == "__main__":
