@@ -505,8 +505,8 @@ def request_launcher(tracker, namespace: bool, keep_batch: bool):
     tracker left that to it), clones the process there and makes its namespace, on its CPU while the caller plans
     the launch. That takes the server about as long as the rest of the planning (~0.25 ms here), so the sooner it is
     asked, the sooner mpiexec can start: asked by job.start before the run's record and its LocalJob are made, a
-    trivial job's ranks started ~0.1 ms sooner (issue 24's A/B, in one process). The caller cancels it where the
-    job is not started after all."""
+    trivial job ended 0.03-0.15 ms sooner (issue 24's A/Bs). The caller cancels it where the job is not started
+    after all."""
     if not direct_launch(tracker):
         return None
     unmade = not tracker.made
