@@ -36,31 +36,26 @@ def interleave(runs, rounds: int) -> list[dict]:
     return [{slot: runs[slot]() for slot in orders[round_ % len(orders)]} for round_ in range(rounds)]
 
 
-def report(rows: list, checkouts, plain: int, plain_label: str, overhead_label: str) -> None:
+def report(rows: list, checkouts, plain: int, plain_label: str, overhead_label: str, copies: int = 1) -> None:
     """Plain's median, then each checkout's overhead over it (median of per-round differences) and the median of the
-    per-round ratios; slot ``i`` of a row is checkout ``i``'s, slot ``plain`` plain's."""
-    print(f"{plain_label}: median {statistics.median(r[plain] for r in rows) * 1000:.1f} ms, {len(rows)} rounds")
-    for index, checkout in enumerate(checkouts):
-        overhead = statistics.median(r[index] - r[plain] for r in rows) * 1000
-        ratio = statistics.median(r[index] / r[plain] for r in rows)
-        print(f"{checkout:30s} {overhead_label} {overhead:7.2f} ms   ratio {ratio:.3f}x")
-
-
-def report_copies(rows: list, checkouts, copies: int, plain: int, plain_label: str, overhead_label: str) -> None:
-    """report() where each checkout ran in ``copies`` workers (slot ``i * copies + k``: checkout ``i``'s copy ``k``):
-    each checkout's overhead and ratio over all its copies' runs, each copy's overhead, and how far copies of one
-    checkout lie apart: a difference between checkouts smaller than that is no difference."""
-    print(f"{plain_label}: median {statistics.median(r[plain] for r in rows) * 1000:.1f} ms, {len(rows)} rounds, "
-          f"{copies} worker(s) per checkout")
+    per-round ratios; slot ``plain`` of a row is plain's. Each checkout ran in ``copies`` workers (slot
+    ``i * copies + k``: checkout ``i``'s copy ``k``): its figures pool them, and with more than one, each copy's
+    overhead and how far copies of one checkout lie apart are printed too (a difference between checkouts smaller
+    than that is no difference)."""
+    workers = f", {copies} workers per checkout" if copies > 1 else ""
+    print(f"{plain_label}: median {statistics.median(r[plain] for r in rows) * 1000:.1f} ms, {len(rows)} rounds"
+          + workers)
     spread = 0.0
     for index, checkout in enumerate(checkouts):
         slots = range(index * copies, (index + 1) * copies)
         overhead = statistics.median(r[k] - r[plain] for r in rows for k in slots) * 1000
         ratio = statistics.median(r[k] / r[plain] for r in rows for k in slots)
-        each = [statistics.median(r[k] - r[plain] for r in rows) * 1000 for k in slots]
-        spread = max(spread, max(each) - min(each))
-        print(f"{checkout:30s} {overhead_label} {overhead:7.2f} ms   ratio {ratio:.3f}x   copies: "
-              + ", ".join(f"{e:.2f}" for e in each))
+        line = f"{checkout:30s} {overhead_label} {overhead:7.2f} ms   ratio {ratio:.3f}x"
+        if copies > 1:
+            each = [statistics.median(r[k] - r[plain] for r in rows) * 1000 for k in slots]
+            spread = max(spread, max(each) - min(each))
+            line += "   copies: " + ", ".join(f"{e:.2f}" for e in each)
+        print(line)
     if copies > 1:
         print(f"copies of one checkout lie up to {spread:.2f} ms apart (the same code in separate processes): "
               "a smaller difference between checkouts is not one")

@@ -28,7 +28,7 @@ import sys
 import tempfile
 import time
 
-from ab_rounds import interleave, parse_checkouts, report_copies
+from ab_rounds import interleave, parse_checkouts, report
 
 WORKER = r'''
 import os, shutil, subprocess, sys, tempfile, time
@@ -87,7 +87,7 @@ def main() -> None:
             worker.stdin.close()
             worker.wait()
         os.unlink(handle.name)
-    report_copies(rows, args.checkouts, args.copies, len(workers), "plain mpiexec -n 2", "overhead over plain")
+    report(rows, args.checkouts, len(workers), "plain mpiexec -n 2", "overhead over plain", copies=args.copies)
 
 
 if __name__ == "__main__":

@@ -24,16 +24,17 @@ def test_every_run_is_timed_once_a_round_in_an_order_that_goes_through_every_per
 def test_copies_are_pooled_per_checkout_and_their_spread_is_said(capsys):
     # Slots: old's copies 0 and 1, new's copies 2 and 3, plain 4 (seconds; plain 10 ms throughout).
     rows = [{0: 0.0110, 1: 0.0112, 2: 0.0108, 3: 0.0109, 4: 0.0100}] * 5
-    ab_rounds.report_copies(rows, ["old", "new"], 2, 4, "plain", "overhead")
+    ab_rounds.report(rows, ["old", "new"], 4, "plain", "overhead", copies=2)
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0] == "plain: median 10.0 ms, 5 rounds, 2 worker(s) per checkout"
+    assert lines[0] == "plain: median 10.0 ms, 5 rounds, 2 workers per checkout"
     old, new = lines[1].split(), lines[2].split()
     assert old[0] == "old" and old[2] == "1.10" and old[5] == "1.110x" and old[7:] == ["1.00,", "1.20"]
     assert new[0] == "new" and new[2] == "0.85" and new[7:] == ["0.80,", "0.90"]
     assert lines[3].startswith("copies of one checkout lie up to 0.20 ms apart")
 
 
-def test_one_copy_says_nothing_of_a_spread(capsys):
-    ab_rounds.report_copies([{0: 0.012, 1: 0.010}], ["only"], 1, 1, "plain", "overhead")
+def test_one_copy_says_nothing_of_copies(capsys):
+    """driver_ab.py's report: one worker (a fresh driver process) per checkout, nothing said of copies."""
+    ab_rounds.report([{0: 0.012, 1: 0.010}], ["only"], 1, "plain", "overhead")
     lines = capsys.readouterr().out.splitlines()
-    assert len(lines) == 2 and lines[1].split()[-1] == "2.00"
+    assert lines == ["plain: median 10.0 ms, 1 rounds", f"{'only':30s} overhead    2.00 ms   ratio 1.200x"]
